@@ -1,0 +1,404 @@
+//===- AlignGuardPass.cpp - Turn alignment promises into checks ----------===//
+//
+// See AlignGuardPass.h for the shape of the rewrite. Per function: collect
+// the promises (Assumptions.h), then rewrite them one llvm.assume at a time;
+// promises made by `align` parameter attributes become a fresh assume placed
+// after the entry block's allocas and are rewritten the same way.
+//
+//===----------------------------------------------------------------------===//
+#include "AlignGuardPass.h"
+
+#include "Assumptions.h"
+#include "Compat.h"
+#include "Diagnostics.h"
+#include "EntryPoints.h"
+#include "PromiseStripping.h"
+#include "RuntimeABI.h"
+#include "SubjectNames.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "align-guard"
+
+STATISTIC(NumChecks, "Alignment checks inserted");
+STATISTIC(NumBundleChecks, "Checks of \"align\" assume bundles");
+STATISTIC(NumICmpChecks, "Checks of legacy icmp alignment assumes");
+STATISTIC(NumParamChecks, "Checks of align parameter attributes");
+STATISTIC(NumTrivial, "Promises of alignment 1, which need no check");
+STATISTIC(NumUnsupported, "Promises left alone, with a warning");
+STATISTIC(NumFedPromisesDropped,
+          "align attributes dropped below a recovering check");
+
+namespace alignguard {
+namespace {
+
+/// True when the module is device code, where no host runtime can be linked.
+bool isGPUTarget(const Module &M) {
+  Triple T = compat::targetTriple(M);
+  StringRef Arch = T.getArchName();
+  return T.isNVPTX() || T.isAMDGPU() || Arch.substr(0, 4) == "spir";
+}
+
+void warn(Module &M, const Twine &Message) {
+  diagnose(M.getContext(), "align-guard: " + Message, DS_Warning);
+}
+
+/// `file:line:col: ` for a message, or "" without debug info.
+std::string locationPrefix(const DebugLoc &DL) {
+  if (!DL)
+    return "";
+  return (DL->getFilename() + ":" + Twine(DL.getLine()) + ":" +
+          Twine(DL.getCol()) + ": ")
+      .str();
+}
+
+/// The first instruction of F's entry block that is not a static alloca:
+/// checks of parameters go there, so allocas stay in the entry block.
+Instruction *firstNonAllocaInstruction(Function &F) {
+  BasicBlock &Entry = F.getEntryBlock();
+  for (Instruction &I : Entry)
+    if (!isa<AllocaInst>(I) && !isa<PHINode>(I))
+      return &I;
+  return Entry.getTerminator();
+}
+
+/// One pointer to check: a scalar pointer (a lane of a vector of pointers
+/// is extracted first) and what the promise says about it.
+struct ScalarCheck {
+  const AlignmentAssumption *From;
+  Value *Pointer;
+  std::string Subject;
+};
+
+class FunctionInstrumenter {
+public:
+  FunctionInstrumenter(Function &F, FailureAction Action,
+                       SiteDescriptors &Sites)
+      : F(F), M(*F.getParent()), Ctx(F.getContext()), Action(Action),
+        Sites(Sites), Namer(F), ORE(&F) {}
+
+  /// Rewrites every promise of F; returns true when F changed.
+  bool run(bool IsEntry);
+
+private:
+  void reportUnsupported(const AlignmentAssumption &A);
+  void remarkTrivial(const AlignmentAssumption &A);
+  /// Promises from `align` parameters become one assume before InsertPt
+  /// (after the allocas); returns it, or null in recover mode, which keeps
+  /// no promise.
+  CallInst *materializeParamPromises(ArrayRef<const AlignmentAssumption *>,
+                                     Instruction *InsertPt);
+  /// Emits the check of one pointer before SplitBefore.
+  void emitCheck(const ScalarCheck &C, Instruction *SplitBefore,
+                 const DebugLoc &Loc);
+  SiteInfo siteFor(const ScalarCheck &C, Value *Alignment, Value *Offset,
+                   const DebugLoc &Loc) const;
+  /// After the checks: keep the promise, guarded (abort, trap), or drop it
+  /// and everything it fed (recover).
+  void finishAssume(CallInst *Assume,
+                    ArrayRef<const AlignmentAssumption *> Checked);
+  std::vector<ScalarCheck> scalarize(const AlignmentAssumption &A,
+                                     Instruction *InsertBefore);
+  DebugLoc debugLocFor(const AlignmentAssumption &A) const;
+
+  Function &F;
+  Module &M;
+  LLVMContext &Ctx;
+  FailureAction Action;
+  SiteDescriptors &Sites;
+  SubjectNamer Namer;
+  OptimizationRemarkEmitter ORE;
+};
+
+DebugLoc FunctionInstrumenter::debugLocFor(const AlignmentAssumption &A) const {
+  if (A.Assume && A.Assume->getDebugLoc())
+    return A.Assume->getDebugLoc();
+  // A parameter's promise is made where the function begins.
+  if (DISubprogram *SP = F.getSubprogram())
+    return DILocation::get(Ctx, SP->getLine(), 0, SP);
+  return DebugLoc();
+}
+
+void FunctionInstrumenter::reportUnsupported(const AlignmentAssumption &A) {
+  ++NumUnsupported;
+  std::string Subject = A.Pointer ? Namer.describe(A.Pointer) : "a value";
+  warn(M, locationPrefix(debugLocFor(A)) + "in function '" + F.getName() +
+              "': " + assumptionKindName(A.Kind) + " on " + Subject +
+              " left unchecked: " + A.Unsupported);
+  if (A.Assume)
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "Unsupported", A.Assume)
+             << assumptionKindName(A.Kind) << " left unchecked: "
+             << A.Unsupported;
+    });
+}
+
+void FunctionInstrumenter::remarkTrivial(const AlignmentAssumption &A) {
+  ++NumTrivial;
+  if (A.Assume)
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(DEBUG_TYPE, "Trivial", A.Assume)
+             << "alignment 1 promises nothing; no check needed";
+    });
+}
+
+std::vector<ScalarCheck>
+FunctionInstrumenter::scalarize(const AlignmentAssumption &A,
+                                Instruction *InsertBefore) {
+  std::string Subject = A.Param ? "argument #" +
+                                      std::to_string(A.Param->getArgNo())
+                                : Namer.describe(A.Pointer);
+  if (A.Param) {
+    std::string Name = Namer.argumentName(*A.Param);
+    if (!Name.empty())
+      Subject += " '" + Name + "'";
+  }
+  auto *VT = dyn_cast<FixedVectorType>(A.Pointer->getType());
+  if (!VT)
+    return {ScalarCheck{&A, A.Pointer, Subject}};
+  // LangRef: `align` on a vector of pointers holds for every element.
+  std::vector<ScalarCheck> Lanes;
+  IRBuilder<> B(InsertBefore);
+  for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I)
+    Lanes.push_back({&A, B.CreateExtractElement(A.Pointer, B.getInt64(I)),
+                     Subject + " element " + std::to_string(I)});
+  return Lanes;
+}
+
+CallInst *FunctionInstrumenter::materializeParamPromises(
+    ArrayRef<const AlignmentAssumption *> Params, Instruction *InsertPt) {
+  // The attribute goes: the optimiser would otherwise prove the check false.
+  for (const AlignmentAssumption *A : Params)
+    F.removeParamAttr(A->Param->getArgNo(), Attribute::Alignment);
+  if (Action == FailureAction::Recover)
+    return nullptr;
+
+  IRBuilder<> B(InsertPt);
+  SmallVector<OperandBundleDef, 4> Bundles;
+  for (const AlignmentAssumption *A : Params)
+    for (const ScalarCheck &C : scalarize(*A, InsertPt))
+      Bundles.emplace_back("align",
+                           std::vector<Value *>{C.Pointer, A->Alignment});
+  CallInst *Assume = B.CreateAssumption(B.getTrue(), Bundles);
+  Assume->setDebugLoc(debugLocFor(*Params.front()));
+  return Assume;
+}
+
+SiteInfo FunctionInstrumenter::siteFor(const ScalarCheck &C, Value *Alignment,
+                                       Value *Offset,
+                                       const DebugLoc &Loc) const {
+  SiteInfo Site;
+  Site.Kind = C.From->Kind;
+  Site.Function = F.getName().str();
+  Site.Subject = C.Subject;
+  if (Loc) {
+    Site.File = Loc->getFilename().str();
+    Site.Line = Loc.getLine();
+    Site.Column = Loc.getCol();
+  }
+  if (auto *CA = dyn_cast<ConstantInt>(Alignment))
+    Site.Alignment = CA->getValue().getLimitedValue();
+  if (auto *CO = dyn_cast_or_null<ConstantInt>(Offset))
+    Site.Offset = CO->getValue().sextOrTrunc(64).getSExtValue();
+  return Site;
+}
+
+void FunctionInstrumenter::emitCheck(const ScalarCheck &C,
+                                     Instruction *SplitBefore,
+                                     const DebugLoc &Loc) {
+  const AlignmentAssumption &A = *C.From;
+  IRBuilder<> B(SplitBefore);
+  B.SetCurrentDebugLocation(Loc);
+
+  // All arithmetic in one integer type wide enough for the pointer's low
+  // 64 bits, the alignment and the offset (an i128 alignment stays exact).
+  unsigned Width = std::max<unsigned>(
+      {64, A.Alignment->getType()->getIntegerBitWidth(),
+       A.Offset ? A.Offset->getType()->getIntegerBitWidth() : 0});
+  Type *I64 = B.getInt64Ty();
+  Type *IntTy = B.getIntNTy(Width);
+  Value *PtrBits = B.CreatePtrToInt(C.Pointer, I64, "ag.ptr");
+  Value *Ptr = B.CreateZExtOrTrunc(PtrBits, IntTy);
+  Value *Addr = Ptr;
+  Value *Offset = nullptr;
+  if (A.Offset) {
+    Offset = B.CreateSExtOrTrunc(A.Offset, IntTy);
+    Addr = B.CreateSub(Ptr, Offset, "ag.addr");
+  }
+  Value *Zero = ConstantInt::get(IntTy, 0);
+  Value *Alignment = B.CreateZExtOrTrunc(A.Alignment, IntTy);
+
+  // LangRef: a non-power-of-two (or zero) alignment promises a null pointer.
+  Value *Bad;
+  if (auto *CA = dyn_cast<ConstantInt>(Alignment)) {
+    if (CA->getValue().isPowerOf2())
+      Bad = B.CreateICmpNE(
+          B.CreateAnd(Addr, ConstantInt::get(IntTy, CA->getValue() - 1)), Zero,
+          "ag.misaligned");
+    else
+      Bad = B.CreateICmpNE(Ptr, Zero, "ag.nonnull");
+  } else {
+    Value *Mask = B.CreateSub(Alignment, ConstantInt::get(IntTy, 1));
+    Value *IsPow2 = B.CreateAnd(B.CreateICmpNE(Alignment, Zero),
+                                B.CreateICmpEQ(B.CreateAnd(Alignment, Mask), Zero),
+                                "ag.pow2");
+    Bad = B.CreateSelect(
+        IsPow2, B.CreateICmpNE(B.CreateAnd(Addr, Mask), Zero),
+        B.CreateICmpNE(Ptr, Zero), "ag.bad");
+  }
+
+  MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, (1u << 20) - 1);
+  bool Continues = Action == FailureAction::Recover;
+  Instruction *Fail =
+      SplitBlockAndInsertIfThen(Bad, SplitBefore, !Continues, Unlikely);
+  Fail->getParent()->getSinglePredecessor()->getTerminator()->setDebugLoc(Loc);
+  Fail->getParent()->setName("alignguard.fail");
+  SplitBefore->getParent()->setName("alignguard.ok");
+
+  IRBuilder<> FB(Fail);
+  FB.SetCurrentDebugLocation(Loc);
+  if (Action == FailureAction::Trap) {
+    compat::createTrap(FB);
+  } else {
+    Constant *Site = Sites.create(siteFor(C, A.Alignment, A.Offset, Loc));
+    FunctionCallee Hook =
+        getReportHook(M, /*Abort=*/!Continues, Sites.pointerType());
+    CallInst *Call = FB.CreateCall(
+        Hook, {Site, PtrBits, FB.CreateTrunc(Alignment, I64),
+               Offset ? FB.CreateTrunc(Offset, I64) : FB.getInt64(0)});
+    if (!Continues)
+      Call->setDoesNotReturn();
+  }
+  ++NumChecks;
+  switch (A.Kind) {
+  case AssumptionKind::AssumeBundle:
+    ++NumBundleChecks;
+    break;
+  case AssumptionKind::AssumeICmp:
+    ++NumICmpChecks;
+    break;
+  case AssumptionKind::ParamAttr:
+    ++NumParamChecks;
+    break;
+  }
+}
+
+void FunctionInstrumenter::finishAssume(
+    CallInst *Assume, ArrayRef<const AlignmentAssumption *> Checked) {
+  if (Action != FailureAction::Recover) {
+    assert(Assume && "abort and trap keep every promise in an assume");
+    Assume->setMetadata(GuardedMDName, MDNode::get(Ctx, {}));
+    return;
+  }
+  // Recover: the promise may be false from here on. Drop the bundles that
+  // were checked (and the legacy condition), then what those pointers fed.
+  SmallVector<unsigned, 4> DropBundles;
+  bool DropCondition = false;
+  for (const AlignmentAssumption *A : Checked) {
+    if (A->Kind == AssumptionKind::AssumeBundle)
+      DropBundles.push_back(A->BundleIndex);
+    else if (A->Kind == AssumptionKind::AssumeICmp)
+      DropCondition = true;
+    NumFedPromisesDropped += dropAlignPromisesFedBy(A->Pointer);
+  }
+  if (!Assume)
+    return; // parameter promises in recover mode: no assume was made
+  SmallVector<OperandBundleDef, 4> Keep;
+  for (unsigned I = 0, E = Assume->getNumOperandBundles(); I != E; ++I)
+    if (!is_contained(DropBundles, I))
+      Keep.emplace_back(Assume->getOperandBundleAt(I));
+  if (DropCondition)
+    Assume->setArgOperand(0, ConstantInt::getTrue(Ctx));
+  bool CondTrue = match(Assume->getArgOperand(0), PatternMatch::m_One());
+  if (Keep.empty() && CondTrue) {
+    Assume->eraseFromParent();
+    return;
+  }
+  if (Keep.size() != Assume->getNumOperandBundles()) {
+    CallInst *Replacement = compat::cloneCallWithBundles(Assume, Keep);
+    Replacement->copyMetadata(*Assume);
+    Assume->eraseFromParent();
+  }
+}
+
+bool FunctionInstrumenter::run(bool IsEntry) {
+  std::vector<AlignmentAssumption> Found =
+      collectAlignmentAssumptions(F, IsEntry);
+  if (Found.empty())
+    return false;
+
+  // Group the checkable promises by the assume that makes them; parameter
+  // promises (no assume yet) go under nullptr.
+  MapVector<CallInst *, SmallVector<const AlignmentAssumption *, 4>> Groups;
+  for (const AlignmentAssumption &A : Found) {
+    if (!A.isSupported())
+      reportUnsupported(A);
+    else if (A.isTrivial())
+      remarkTrivial(A);
+    else
+      Groups[A.Assume].push_back(&A);
+  }
+  if (Groups.empty())
+    return false;
+
+  for (auto &Group : Groups) {
+    CallInst *Assume = Group.first;
+    ArrayRef<const AlignmentAssumption *> Promises = Group.second;
+    Instruction *SplitBefore = Assume;
+    if (!Assume) {
+      SplitBefore = firstNonAllocaInstruction(F);
+      if ((Assume = materializeParamPromises(Promises, SplitBefore)))
+        SplitBefore = Assume;
+    }
+    for (const AlignmentAssumption *A : Promises) {
+      DebugLoc Loc = debugLocFor(*A);
+      for (const ScalarCheck &C : scalarize(*A, SplitBefore))
+        emitCheck(C, SplitBefore, Loc);
+      ORE.emit([&] {
+        return OptimizationRemark(DEBUG_TYPE, "Guarded", SplitBefore)
+               << assumptionKindName(A->Kind) << " on "
+               << (A->Param ? "argument #" + std::to_string(
+                                                 A->Param->getArgNo())
+                            : Namer.describe(A->Pointer))
+               << " checked (" << failureActionName(Action) << ")";
+      });
+    }
+    finishAssume(Assume, Promises);
+  }
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &) {
+  FailureAction Action = Opts.Action;
+  if (Action != FailureAction::Trap && isGPUTarget(M)) {
+    warn(M, "target '" + compat::targetTriple(M).str() +
+                "' cannot link the AlignGuard runtime; failing checks in "
+                "this module trap instead of '" +
+                failureActionName(Action) + "'");
+    Action = FailureAction::Trap;
+  }
+
+  EntryPoints Entries(M, Opts);
+  SiteDescriptors Sites(M);
+  bool Changed = false;
+  for (Function &F : M) {
+    if (F.isDeclaration() || isOptedOut(F))
+      continue;
+    Changed |= FunctionInstrumenter(F, Action, Sites).run(Entries.isEntry(F));
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace alignguard

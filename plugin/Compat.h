@@ -1,0 +1,100 @@
+//===- Compat.h - The one place that knows LLVM versions differ ----------===//
+//
+// AlignGuard builds against every LLVM major from 14 to 22. This is the only
+// file that tests LLVM_VERSION_MAJOR or __has_include; everything else calls
+// the small helpers below, so a reader of a pass never meets an #if.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_COMPAT_H
+#define ALIGNGUARD_COMPAT_H
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+// Triple.h moved from ADT/ to TargetParser/ in LLVM 17.
+#if __has_include("llvm/TargetParser/Triple.h")
+#include "llvm/TargetParser/Triple.h"
+#else
+#include "llvm/ADT/Triple.h"
+#endif
+
+#if LLVM_VERSION_MAJOR >= 19
+#include "llvm/IR/DebugProgramInstruction.h"
+#endif
+
+// PassPlugin.h moved to llvm/Plugins/ in LLVM 22.
+#if __has_include("llvm/Plugins/PassPlugin.h")
+#define ALIGNGUARD_PASS_PLUGIN_H "llvm/Plugins/PassPlugin.h"
+#else
+#define ALIGNGUARD_PASS_PLUGIN_H "llvm/Passes/PassPlugin.h"
+#endif
+
+namespace alignguard {
+namespace compat {
+
+/// An `i8*` in address space AS: typed on LLVM 14-16, `ptr` from 17 on.
+inline llvm::PointerType *bytePtrTy(llvm::LLVMContext &Ctx, unsigned AS = 0) {
+#if LLVM_VERSION_MAJOR >= 17
+  return llvm::PointerType::get(Ctx, AS);
+#else
+  return llvm::PointerType::get(llvm::Type::getInt8Ty(Ctx), AS);
+#endif
+}
+
+/// The module's target triple (a std::string before LLVM 21, a Triple after).
+inline llvm::Triple targetTriple(const llvm::Module &M) {
+  return llvm::Triple(M.getTargetTriple());
+}
+
+/// Calls Fn(Value *Location, DILocalVariable *Var) for every debug variable
+/// record in F: dbg.declare/dbg.value intrinsics on every version, and the
+/// debug records that replaced them (the default from LLVM 19).
+template <typename CallbackT>
+void forEachDebugVariable(llvm::Function &F, CallbackT Fn) {
+  for (llvm::Instruction &I : llvm::instructions(F)) {
+    if (auto *DVI = llvm::dyn_cast<llvm::DbgVariableIntrinsic>(&I))
+      for (llvm::Value *Loc : DVI->location_ops())
+        Fn(Loc, DVI->getVariable());
+#if LLVM_VERSION_MAJOR >= 19
+    for (llvm::DbgVariableRecord &DVR :
+         llvm::filterDbgVars(I.getDbgRecordRange()))
+      for (llvm::Value *Loc : DVR.location_ops())
+        Fn(Loc, DVR.getVariable());
+#endif
+  }
+}
+
+/// Builds a copy of CI with other bundles, just before CI (insertion by
+/// iterator from LLVM 19; by instruction before).
+inline llvm::CallInst *
+cloneCallWithBundles(llvm::CallInst *CI,
+                     llvm::ArrayRef<llvm::OperandBundleDef> Bundles) {
+#if LLVM_VERSION_MAJOR >= 19
+  return llvm::CallInst::Create(CI, Bundles, CI->getIterator());
+#else
+  return llvm::CallInst::Create(CI, Bundles, CI);
+#endif
+}
+
+/// Emits `call void @llvm.trap()` (the IRBuilder overloads for intrinsics
+/// differ between versions; a declaration works on all).
+inline llvm::CallInst *createTrap(llvm::IRBuilderBase &B) {
+  llvm::Module *M = B.GetInsertBlock()->getModule();
+#if LLVM_VERSION_MAJOR >= 20
+  llvm::Function *Trap =
+      llvm::Intrinsic::getOrInsertDeclaration(M, llvm::Intrinsic::trap);
+#else
+  llvm::Function *Trap = llvm::Intrinsic::getDeclaration(M, llvm::Intrinsic::trap);
+#endif
+  return B.CreateCall(Trap);
+}
+
+} // namespace compat
+} // namespace alignguard
+
+#endif // ALIGNGUARD_COMPAT_H

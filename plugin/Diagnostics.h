@@ -1,0 +1,36 @@
+//===- Diagnostics.h - Problems found in IR, told through LLVM ---*- C++ -*-===//
+//
+// AlignGuard reports problems with a user's IR or options through
+// LLVMContext::diagnose, so opt and clang print them with their own
+// `warning:`/`error:` prefixes and an error fails the run (LLVM 14 has no
+// DiagnosticInfoGeneric; this is the same thing on every version).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_DIAGNOSTICS_H
+#define ALIGNGUARD_DIAGNOSTICS_H
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/LLVMContext.h"
+
+#include <string>
+
+namespace alignguard {
+
+class AlignGuardDiagnostic : public llvm::DiagnosticInfo {
+public:
+  AlignGuardDiagnostic(const llvm::Twine &Message,
+                       llvm::DiagnosticSeverity Severity);
+  void print(llvm::DiagnosticPrinter &DP) const override;
+
+private:
+  std::string Message;
+};
+
+/// Emits Message at the given severity; the text says which pass speaks.
+void diagnose(llvm::LLVMContext &Ctx, const llvm::Twine &Message,
+              llvm::DiagnosticSeverity Severity);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_DIAGNOSTICS_H

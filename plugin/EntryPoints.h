@@ -1,0 +1,54 @@
+//===- EntryPoints.h - Which definitions are kernel entry points -*- C++ -*-===//
+//
+// An `align N` parameter attribute is a promise the *caller* makes. AlignGuard
+// checks it only where the caller is outside the compiler's view: at a kernel
+// entry point. A definition is an entry point when
+//   - it has a GPU kernel calling convention (ptx_kernel, amdgpu_kernel,
+//     spir_kernel) or an !nvvm.annotations "kernel" entry;
+//   - it carries the string attribute "alignguard-entry", or clang's
+//     __attribute__((annotate("alignguard_entry")));
+//   - its name matches an entry=GLOB of the pass (exclude=GLOB removes).
+// When the module marks none of these ways and no entry=GLOB is given, every
+// externally visible definition is an entry point. A function with the
+// string attribute "no-align-guard" is never instrumented at all.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_ENTRYPOINTS_H
+#define ALIGNGUARD_ENTRYPOINTS_H
+
+#include "Options.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+
+namespace alignguard {
+
+/// The string attribute that opts a function out of AlignGuard entirely.
+inline constexpr const char *NoAlignGuardAttr = "no-align-guard";
+/// The string attribute (and annotate() text, with '_') marking an entry.
+inline constexpr const char *EntryAttr = "alignguard-entry";
+inline constexpr const char *EntryAnnotation = "alignguard_entry";
+
+class EntryPoints {
+public:
+  /// Classifies every definition of M. An invalid glob in Opts is a bug of
+  /// the caller: parseAlignGuardOptions has rejected it already.
+  EntryPoints(llvm::Module &M, const AlignGuardOptions &Opts);
+
+  bool isEntry(const llvm::Function &F) const { return Entries.count(&F); }
+  /// True when the module marks entry points itself (calling convention,
+  /// metadata, attribute or annotation), so the default rule is off.
+  bool moduleHasMarkers() const { return HasMarkers; }
+
+private:
+  llvm::SmallPtrSet<const llvm::Function *, 16> Entries;
+  bool HasMarkers = false;
+};
+
+/// True when F opted out with "no-align-guard".
+bool isOptedOut(const llvm::Function &F);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_ENTRYPOINTS_H

@@ -1,0 +1,55 @@
+//===- Options.h - align-guard pass parameters -------------------*- C++ -*-===//
+//
+// The parameters of `align-guard<...>`, parsed from the text between the
+// angle brackets into an Expected<AlignGuardOptions>:
+//
+//   align-guard<recover;entry=vadd*;exclude=vadd_ref>
+//
+// Every parameter is one word or one key=value pair, separated by ';'.
+// Errors read `invalid align-guard pass parameter '<p>'`, with the reason
+// after a colon, so a user sees at once which word was wrong.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_OPTIONS_H
+#define ALIGNGUARD_OPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace alignguard {
+
+/// What a failing check does. The order is only for printing; new actions
+/// (return=N, fallback) get their own enumerator and their own spelling in
+/// failureActionName/parseAlignGuardOptions.
+enum class FailureAction {
+  Abort,   ///< __alignguard_report_abort: one report line, then abort().
+  Trap,    ///< llvm.trap: no runtime needed (freestanding and GPU code).
+  Recover, ///< __alignguard_report, then continue without the promise.
+};
+
+/// The word a user writes for Action (`abort`, `trap`, `recover`).
+llvm::StringRef failureActionName(FailureAction Action);
+
+struct AlignGuardOptions {
+  FailureAction Action = FailureAction::Abort;
+  /// Globs over function names that make a definition an entry point.
+  std::vector<std::string> EntryGlobs;
+  /// Globs over function names that are never entry points.
+  std::vector<std::string> ExcludeGlobs;
+};
+
+/// Parses the parameter text of `align-guard<...>` (without the brackets).
+llvm::Expected<AlignGuardOptions> parseAlignGuardOptions(llvm::StringRef Params);
+
+/// True when Name is `PassName` or `PassName<params>`; sets Params to the
+/// text between the brackets (empty for the bare name). Our own copy of PassBuilder::parsePassParameters' name handling, which is
+/// not public in LLVM 14.
+bool matchPassName(llvm::StringRef Name, llvm::StringRef PassName,
+                   llvm::StringRef &Params);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_OPTIONS_H

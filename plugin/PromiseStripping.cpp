@@ -1,0 +1,56 @@
+//===- PromiseStripping.cpp - Drop promises a failed check fed -----------===//
+#include "PromiseStripping.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace alignguard {
+
+unsigned dropAlignPromisesFedBy(Value *Pointer) {
+  unsigned Removed = 0;
+  SmallVector<Value *, 8> Worklist{Pointer};
+  SmallPtrSet<Value *, 16> Seen{Pointer};
+  auto Push = [&](Value *V) {
+    if (Seen.insert(V).second)
+      Worklist.push_back(V);
+  };
+
+  while (!Worklist.empty()) {
+    Value *V = Worklist.pop_back_val();
+    for (Use &U : V->uses()) {
+      User *Usr = U.getUser();
+      if (isa<GEPOperator>(Usr) || isa<BitCastOperator>(Usr) ||
+          isa<AddrSpaceCastInst>(Usr) || isa<PHINode>(Usr) ||
+          isa<SelectInst>(Usr)) {
+        Push(Usr);
+        continue;
+      }
+      auto *CB = dyn_cast<CallBase>(Usr);
+      if (!CB || !CB->isArgOperand(&U))
+        continue;
+      unsigned ArgNo = CB->getArgOperandNo(&U);
+      if (CB->getParamAlign(ArgNo)) {
+        CB->removeParamAttr(ArgNo, Attribute::Alignment);
+        ++Removed;
+      }
+      Function *Callee = CB->getCalledFunction();
+      if (!Callee || Callee->isDeclaration() || !Callee->hasLocalLinkage() ||
+          ArgNo >= Callee->arg_size())
+        continue;
+      if (Callee->getParamAlign(ArgNo)) {
+        Callee->removeParamAttr(ArgNo, Attribute::Alignment);
+        ++Removed;
+      }
+      Push(Callee->getArg(ArgNo));
+    }
+  }
+  return Removed;
+}
+
+} // namespace alignguard

@@ -1,0 +1,72 @@
+//===- RuntimeABI.cpp - The pass's side of the runtime's C ABI -----------===//
+#include "RuntimeABI.h"
+
+#include "Compat.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+
+using namespace llvm;
+
+namespace alignguard {
+
+SiteDescriptors::SiteDescriptors(Module &M)
+    : M(M), AddrSpace(M.getDataLayout().getDefaultGlobalsAddressSpace()),
+      StrTy(compat::bytePtrTy(M.getContext(), AddrSpace)) {}
+
+Constant *SiteDescriptors::string(StringRef Text, bool NullIfEmpty) {
+  if (Text.empty() && NullIfEmpty)
+    return ConstantPointerNull::get(cast<PointerType>(StrTy));
+  Constant *&Slot = Strings[Text];
+  if (Slot)
+    return Slot;
+  Constant *Init = ConstantDataArray::getString(M.getContext(), Text);
+  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage, Init,
+                                "__alignguard_str", nullptr,
+                                GlobalValue::NotThreadLocal, AddrSpace);
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(Align(1));
+  return Slot = ConstantExpr::getPointerCast(GV, StrTy);
+}
+
+Constant *SiteDescriptors::create(const SiteInfo &Site) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  Constant *Fields[] = {
+      ConstantInt::get(I32, SiteVersion),
+      ConstantInt::get(I32, static_cast<unsigned>(Site.Kind)),
+      string(Site.Function, /*NullIfEmpty=*/false),
+      string(Site.Subject, /*NullIfEmpty=*/false),
+      string(Site.File, /*NullIfEmpty=*/true),
+      ConstantInt::get(I32, Site.Line),
+      ConstantInt::get(I32, Site.Column),
+      ConstantInt::get(I64, Site.Alignment),
+      ConstantInt::get(I64, static_cast<uint64_t>(Site.Offset)),
+  };
+  Constant *Init = ConstantStruct::getAnon(Ctx, Fields);
+  // Not unnamed_addr: the runtime deduplicates reports by descriptor address.
+  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage, Init,
+                                "__alignguard_site", nullptr,
+                                GlobalValue::NotThreadLocal, AddrSpace);
+  return ConstantExpr::getPointerCast(GV, StrTy);
+}
+
+FunctionCallee getReportHook(Module &M, bool Abort, Type *SitePtrTy) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  auto *Ty = FunctionType::get(Type::getVoidTy(Ctx), {SitePtrTy, I64, I64, I64},
+                               /*isVarArg=*/false);
+  StringRef Name = Abort ? ReportAbortHookName : ReportHookName;
+  FunctionCallee Hook = M.getOrInsertFunction(Name, Ty);
+  if (auto *F = dyn_cast<Function>(Hook.getCallee())) {
+    // Not nounwind: a user handler may throw or longjmp out of the report.
+    F->addFnAttr(Attribute::Cold);
+    if (Abort)
+      F->addFnAttr(Attribute::NoReturn);
+  }
+  return Hook;
+}
+
+} // namespace alignguard

@@ -1,0 +1,73 @@
+//===- RuntimeABI.h - The pass's side of the runtime's C ABI -----*- C++ -*-===//
+//
+// The hooks and the site descriptor of runtime/include/alignguard/alignguard.h,
+// built in IR. Keep the two in step: the field order here is the struct
+// alignguard_site there, and SiteVersion is ALIGNGUARD_SITE_VERSION.
+//
+//   @__alignguard_site = private constant { i32 1, i32 2, ptr @fn, ptr @subj,
+//                                           ptr @file, i32 12, i32 3,
+//                                           i64 64, i64 0 }
+//   call void @__alignguard_report_abort(ptr @__alignguard_site, i64 %p,
+//                                        i64 64, i64 0)
+//
+// Every hook argument is an integer or the descriptor pointer, so the same
+// tests read alike on typed (LLVM 14) and opaque pointers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_RUNTIMEABI_H
+#define ALIGNGUARD_RUNTIMEABI_H
+
+#include "Assumptions.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
+
+namespace alignguard {
+
+inline constexpr unsigned SiteVersion = 1;
+inline constexpr const char *ReportHookName = "__alignguard_report";
+inline constexpr const char *ReportAbortHookName = "__alignguard_report_abort";
+
+/// Everything a report says about where a promise was made.
+struct SiteInfo {
+  AssumptionKind Kind;
+  std::string Function;
+  std::string Subject;
+  std::string File; ///< empty without debug info
+  unsigned Line = 0;
+  unsigned Column = 0;
+  uint64_t Alignment = 0; ///< 0 when only known at run time
+  int64_t Offset = 0;     ///< the constant offset, 0 when at run time
+};
+
+/// Emits site descriptors into one module, sharing their strings.
+class SiteDescriptors {
+public:
+  explicit SiteDescriptors(llvm::Module &M);
+  /// A new constant descriptor for Site (one per check: the runtime
+  /// deduplicates reports by descriptor address).
+  llvm::Constant *create(const SiteInfo &Site);
+  /// The type of a descriptor pointer, as the hooks take it.
+  llvm::Type *pointerType() const { return StrTy; }
+
+private:
+  /// A private NUL-terminated string; null for an empty one when asked (the
+  /// runtime reads a NULL file as "no debug info").
+  llvm::Constant *string(llvm::StringRef Text, bool NullIfEmpty);
+
+  llvm::Module &M;
+  unsigned AddrSpace;
+  llvm::Type *StrTy;
+  llvm::StringMap<llvm::Constant *> Strings;
+};
+
+/// Declares (or finds) the report hook: `void (ptr, i64, i64, i64)`, cold,
+/// and noreturn for the abort variant.
+llvm::FunctionCallee getReportHook(llvm::Module &M, bool Abort,
+                                   llvm::Type *SitePtrTy);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_RUNTIMEABI_H

@@ -1,0 +1,47 @@
+//===- SubjectNames.h - Name the pointer a promise is about ------*- C++ -*-===//
+//
+// A report must let a user find the pointer in their source. Names come, in
+// this order, from debug info (the source variable), the IR value's name,
+// and a description of the value (`argument #2`, `field 0 of argument #0`).
+// Arguments count from 0, as LLVM's getArgNo() does.
+//
+//   define void @vadd(ptr %a, ptr align 64 %b)  ->  "argument #1 'b'"
+//   %0 = load ptr, ptr %p.addr   (clang -O0 spill of argument p)
+//                                               ->  "argument #0 'p'"
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_SUBJECTNAMES_H
+#define ALIGNGUARD_SUBJECTNAMES_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Function.h"
+
+#include <string>
+
+namespace alignguard {
+
+class SubjectNamer {
+public:
+  /// Reads F's debug variables once; describe() is then cheap.
+  explicit SubjectNamer(llvm::Function &F);
+
+  /// A short human name for the pointer value V used in F.
+  std::string describe(const llvm::Value *V) const;
+
+  /// The source name of argument A: its debug variable, else its IR name;
+  /// empty when it has neither.
+  std::string argumentName(const llvm::Argument &A) const;
+
+private:
+  std::string variableName(const llvm::Value *V) const;
+  /// The argument whose value V holds, seeing through clang's -O0 habit of
+  /// spilling each argument to an alloca and reloading it.
+  const llvm::Argument *underlyingArgument(const llvm::Value *V) const;
+
+  llvm::DenseMap<const llvm::Value *, const llvm::DILocalVariable *> Vars;
+};
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_SUBJECTNAMES_H
