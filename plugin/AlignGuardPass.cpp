@@ -248,13 +248,15 @@ void FunctionInstrumenter::emitCheck(const ScalarCheck &C,
     else
       Bad = B.CreateICmpNE(Ptr, Zero, "ag.nonnull");
   } else {
+    // One statement per instruction: argument evaluation order is
+    // unspecified, and the emitted order should not depend on the compiler.
     Value *Mask = B.CreateSub(Alignment, ConstantInt::get(IntTy, 1));
-    Value *IsPow2 = B.CreateAnd(B.CreateICmpNE(Alignment, Zero),
-                                B.CreateICmpEQ(B.CreateAnd(Alignment, Mask), Zero),
-                                "ag.pow2");
-    Bad = B.CreateSelect(
-        IsPow2, B.CreateICmpNE(B.CreateAnd(Addr, Mask), Zero),
-        B.CreateICmpNE(Ptr, Zero), "ag.bad");
+    Value *NonZero = B.CreateICmpNE(Alignment, Zero);
+    Value *OneBit = B.CreateICmpEQ(B.CreateAnd(Alignment, Mask), Zero);
+    Value *IsPow2 = B.CreateAnd(NonZero, OneBit, "ag.pow2");
+    Value *Misaligned = B.CreateICmpNE(B.CreateAnd(Addr, Mask), Zero);
+    Value *NonNull = B.CreateICmpNE(Ptr, Zero);
+    Bad = B.CreateSelect(IsPow2, Misaligned, NonNull, "ag.bad");
   }
 
   MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, (1u << 20) - 1);

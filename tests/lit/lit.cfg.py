@@ -1,0 +1,38 @@
+# lit configuration for AlignGuard: IR tests through opt, program tests
+# through clang -fpass-plugin, all with the tools of the LLVM under test.
+import os
+import platform
+
+import lit.formats
+
+config.name = "AlignGuard"
+config.test_format = lit.formats.ShTest(not lit_config.isWindows)
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
+config.excludes = ["Inputs", "inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.project_build, "tests", "lit")
+
+# FileCheck, not, count, opt, clang: from the LLVM under test, never PATH.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
+# A developer's ALIGNGUARD_* settings must not leak into the tests.
+for var in ("ALIGNGUARD_PIPELINE", "ALIGNGUARD_OPTIONS"):
+    config.environment.pop(var, None)
+
+opt = os.path.join(config.llvm_bin, "opt")
+config.substitutions.append(("%plugin", config.plugin))
+config.substitutions.append(("%opt-ag", "%s -load-pass-plugin=%s" % (opt, config.plugin)))
+config.substitutions.append(("%opt", opt))
+clang_flags = "-fpass-plugin=%s -I%s" % (config.plugin, config.runtime_include)
+config.substitutions.append(("%clang-ag", "%s %s" % (config.clang, clang_flags)))
+config.substitutions.append(("%clang", config.clang))
+config.substitutions.append(("%rt", config.runtime_lib))
+config.substitutions.append(("%rt-include", config.runtime_include))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%tools", os.path.join(config.project_source, "tests", "tools")))
+
+config.available_features.add("llvm-%d" % config.llvm_version_major)
+for major in range(14, config.llvm_version_major + 1):
+    config.available_features.add("llvm-at-least-%d" % major)
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")

@@ -1,0 +1,26 @@
+; LangRef: an "align" bundle with a non-power-of-two (or zero) alignment
+; promises that the pointer is null. That is what gets checked.
+; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s
+
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+
+define void @npot(i8* %p) {
+; CHECK-LABEL: define void @npot(
+; CHECK:         [[INT:%.*]] = ptrtoint {{i8\*|ptr}} %p to i64
+; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[INT]], 0
+; CHECK-NEXT:    br i1 [[BAD]]
+; CHECK:         call void @__alignguard_report_abort({{.*}}, i64 [[INT]], i64 48, i64 0)
+  call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 48) ]
+  ret void
+}
+
+define void @zero(i8* %p) {
+; CHECK-LABEL: define void @zero(
+; CHECK:         [[INT:%.*]] = ptrtoint {{i8\*|ptr}} %p to i64
+; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[INT]], 0
+; CHECK:         call void @__alignguard_report_abort({{.*}}, i64 [[INT]], i64 0, i64 0)
+  call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 0) ]
+  ret void
+}
+
+declare void @llvm.assume(i1)

@@ -1,0 +1,100 @@
+//===- OptionsTest.cpp - align-guard<...> parameter parsing ---------------===//
+#include "Options.h"
+
+#include "gtest/gtest.h"
+
+using namespace alignguard;
+
+namespace {
+
+struct ValidCase {
+  const char *Params;
+  FailureAction Action;
+  std::vector<std::string> Entry, Exclude;
+};
+
+class ValidOptions : public ::testing::TestWithParam<ValidCase> {};
+
+TEST_P(ValidOptions, Parses) {
+  const ValidCase &C = GetParam();
+  llvm::Expected<AlignGuardOptions> Opts = parseAlignGuardOptions(C.Params);
+  ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+  EXPECT_EQ(Opts->Action, C.Action);
+  EXPECT_EQ(Opts->EntryGlobs, C.Entry);
+  EXPECT_EQ(Opts->ExcludeGlobs, C.Exclude);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AlignGuard, ValidOptions,
+    ::testing::Values(
+        ValidCase{"", FailureAction::Abort, {}, {}},
+        ValidCase{"abort", FailureAction::Abort, {}, {}},
+        ValidCase{"trap", FailureAction::Trap, {}, {}},
+        ValidCase{"recover", FailureAction::Recover, {}, {}},
+        ValidCase{"recover;recover", FailureAction::Recover, {}, {}},
+        ValidCase{";trap;", FailureAction::Trap, {}, {}},
+        ValidCase{"entry=vadd*", FailureAction::Abort, {"vadd*"}, {}},
+        ValidCase{"trap;entry=k_*;entry=main_[ab];exclude=k_ref",
+                  FailureAction::Trap,
+                  {"k_*", "main_[ab]"},
+                  {"k_ref"}}));
+
+struct InvalidCase {
+  const char *Params;
+  const char *Error;
+};
+
+class InvalidOptions : public ::testing::TestWithParam<InvalidCase> {};
+
+TEST_P(InvalidOptions, FailsWithOneClearLine) {
+  const InvalidCase &C = GetParam();
+  llvm::Expected<AlignGuardOptions> Opts = parseAlignGuardOptions(C.Params);
+  ASSERT_FALSE(static_cast<bool>(Opts));
+  EXPECT_EQ(llvm::toString(Opts.takeError()), C.Error);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AlignGuard, InvalidOptions,
+    ::testing::Values(
+        InvalidCase{"bogus", "invalid align-guard pass parameter 'bogus': "
+                             "expected abort, trap, recover, entry=GLOB or "
+                             "exclude=GLOB"},
+        InvalidCase{"Abort", "invalid align-guard pass parameter 'Abort': "
+                             "expected abort, trap, recover, entry=GLOB or "
+                             "exclude=GLOB"},
+        InvalidCase{"abort;trap",
+                    "invalid align-guard pass parameter 'trap': conflicts "
+                    "with 'abort'; give one failure action"},
+        InvalidCase{"entry=", "invalid align-guard pass parameter 'entry=': "
+                              "expected entry=GLOB"},
+        InvalidCase{"exclude=", "invalid align-guard pass parameter "
+                                "'exclude=': expected exclude=GLOB"},
+        InvalidCase{"entry=[", "invalid align-guard pass parameter "
+                               "'entry=[': invalid glob pattern: ["},
+        InvalidCase{"recover=1",
+                    "invalid align-guard pass parameter 'recover=1': "
+                    "expected abort, trap, recover, entry=GLOB or "
+                    "exclude=GLOB"}));
+
+TEST(PassName, MatchesBareAndParameterizedNames) {
+  llvm::StringRef Params = "unset";
+  EXPECT_TRUE(matchPassName("align-guard", "align-guard", Params));
+  EXPECT_EQ(Params, "");
+  EXPECT_TRUE(matchPassName("align-guard<trap;entry=k>", "align-guard", Params));
+  EXPECT_EQ(Params, "trap;entry=k");
+  EXPECT_FALSE(matchPassName("align-guard-audit", "align-guard", Params));
+  EXPECT_FALSE(matchPassName("align-guard<trap", "align-guard", Params));
+  EXPECT_FALSE(matchPassName("instcombine", "align-guard", Params));
+}
+
+TEST(FailureActionName, RoundTripsThroughTheParser) {
+  for (FailureAction A :
+       {FailureAction::Abort, FailureAction::Trap, FailureAction::Recover}) {
+    llvm::Expected<AlignGuardOptions> Opts =
+        parseAlignGuardOptions(failureActionName(A));
+    ASSERT_TRUE(static_cast<bool>(Opts));
+    EXPECT_EQ(Opts->Action, A);
+  }
+}
+
+} // namespace
