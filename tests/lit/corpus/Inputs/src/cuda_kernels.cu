@@ -1,0 +1,24 @@
+// CUDA device code, compiled without the CUDA headers: the few attributes
+// and builtins needed are spelled out here.
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+
+struct __attribute__((aligned(16))) Params {
+  float a, b, c, d;
+};
+
+static __device__ unsigned tid() { return __nvvm_read_ptx_sreg_tid_x(); }
+
+// The host promises 64-byte aligned buffers.
+__global__ void saxpy_aligned(float *y, const float *x, float a) {
+  float *ya = (float *)__builtin_assume_aligned(y, 64);
+  const float *xa = (const float *)__builtin_assume_aligned(x, 64);
+  unsigned i = tid();
+  ya[i] = a * xa[i] + ya[i];
+}
+
+// A struct by value: the callee owns the aligned copy, nothing to check.
+__global__ void affine(float *out, Params p) {
+  unsigned i = tid();
+  out[i] = p.a * out[i] + p.b;
+}

@@ -1,0 +1,49 @@
+; Recover: after a failed check the kernel continues, so the promise goes,
+; and so do the promises it fed: an internal callee's `align` parameter
+; receiving the same pointer (transitively), and call-site `align`s.
+; A callee defined elsewhere keeps its declaration (only its call site
+; changes). Abort keeps everything: a failed check never gets there.
+; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefix=RECOVER
+; RUN: %opt-ag -passes='align-guard<abort>,verify' -S %s | FileCheck %s --check-prefix=ABORT
+
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+
+define void @entry(float* align 64 %p, i8* %q) {
+; RECOVER-LABEL: define void @entry(
+; RECOVER:         call void @compute({{float\*|ptr}} %p)
+; RECOVER:         call void @compute_q({{i8\*|ptr}} %q.cast)
+; RECOVER:         call void @external({{i8\*|ptr}} %q)
+; ABORT-LABEL:   define void @entry(
+; ABORT:           call void @compute({{float\*|ptr}} %p)
+; ABORT:           call void @external({{i8\*|ptr}} align 32 %q)
+  call void @llvm.assume(i1 true) [ "align"(i8* %q, i64 32) ]
+  call void @compute(float* %p)
+  %q.cast = bitcast i8* %q to i8*
+  call void @compute_q(i8* align 32 %q.cast)
+  call void @external(i8* align 32 %q)
+  ret void
+}
+
+; RECOVER-LABEL: define internal void @compute({{float\*|ptr}} %x)
+; RECOVER:         call void @deeper({{float\*|ptr}} %x.next)
+; ABORT-LABEL:   define internal void @compute({{float\*|ptr}} align 64 %x)
+define internal void @compute(float* align 64 %x) {
+  %x.next = getelementptr inbounds float, float* %x, i64 16
+  call void @deeper(float* %x.next)
+  ret void
+}
+
+; RECOVER-LABEL: define internal void @deeper({{float\*|ptr}} %y)
+; ABORT-LABEL:   define internal void @deeper({{float\*|ptr}} align 64 %y)
+define internal void @deeper(float* align 64 %y) {
+  ret void
+}
+
+; RECOVER-LABEL: define internal void @compute_q({{i8\*|ptr}} %z)
+define internal void @compute_q(i8* align 32 %z) {
+  ret void
+}
+
+; RECOVER: declare void @external({{i8\*|ptr}} align 32)
+declare void @external(i8* align 32)
+declare void @llvm.assume(i1)

@@ -1,0 +1,678 @@
+//===- tests/unit/RuntimeTest.cpp - Tests of the AlignGuard C runtime -----===//
+//
+// Exact report lines from alignguard_format_report, handler override, per-site
+// deduplication (also from 8 threads and past the 256-site table), the abort
+// hook, and ALIGNGUARD_OPTIONS (log_path, quiet, bad keys).
+//
+// The runtime keeps process-wide state: options are parsed once, on the first
+// report, and a site is reported once per process. So every test that reports
+// runs its body in a fresh process: a death test in gtest's "threadsafe"
+// style, which re-executes this binary and runs just that one statement. The
+// child prints what it saw to stderr and the parent compares the whole of it
+// with EXPECT_EXIT, so the tests hold under --gtest_shuffle and --gtest_repeat.
+//
+//===----------------------------------------------------------------------===//
+
+#include "alignguard/alignguard.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+alignguard_site makeSite(const char *Fn, const char *Subject, const char *File,
+                         uint32_t Line, uint32_t Column) {
+  return {ALIGNGUARD_SITE_VERSION,
+          ALIGNGUARD_KIND_PARAM_ATTR,
+          Fn,
+          Subject,
+          File,
+          Line,
+          Column,
+          16,
+          0};
+}
+
+std::string format(const alignguard_site *Site, uint64_t Ptr, uint64_t Align,
+                   int64_t Off) {
+  char Buf[1024];
+  size_t N = alignguard_format_report(Buf, sizeof Buf, Site, Ptr, Align, Off);
+  EXPECT_EQ(N, std::strlen(Buf));
+  return Buf;
+}
+
+/// Death-test matcher for the child's whole stderr, not a regex search in it.
+::testing::Matcher<const std::string &> exactly(const std::string &S) {
+  return ::testing::Matcher<const std::string &>(S);
+}
+
+/// Writes to stderr with write(2), so it interleaves with the runtime's own
+/// unbuffered lines in program order.
+void say(const std::string &S) {
+  std::string Line = S + "\n";
+  ssize_t W = write(2, Line.data(), Line.size());
+  (void)W;
+}
+
+/// The body of every fresh-process test: sets ALIGNGUARD_OPTIONS (nullptr:
+/// unset, whatever the environment running the tests says) before anything
+/// can report, runs Body, and exits 0 unless Body dies first.
+template <typename F> [[noreturn]] void inChild(const char *Options, F Body) {
+  if (Options)
+    setenv("ALIGNGUARD_OPTIONS", Options, 1);
+  else
+    unsetenv("ALIGNGUARD_OPTIONS");
+  Body();
+  _exit(0);
+}
+
+/// Every death test here starts with this: "threadsafe" re-executes the
+/// binary, so the runtime's state is fresh, whatever the command line said.
+/// (Not set from a static initializer: gtest's flag may not be built yet.)
+void freshProcess() { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+
+struct Recorder {
+  std::atomic<int> Calls{0};
+  std::string Last;
+};
+
+void record(const alignguard_report_info *Info, void *User) {
+  auto *R = static_cast<Recorder *>(User);
+  std::ostringstream OS;
+  OS << std::hex << "pointer=0x" << Info->pointer << std::dec
+     << " alignment=" << Info->alignment << " offset=" << Info->offset
+     << " misalignment=" << Info->misalignment << " fatal=" << Info->fatal
+     << " message=" << Info->message;
+  R->Last = OS.str();
+  R->Calls.fetch_add(1);
+}
+
+void sayHandler(const alignguard_report_info *Info, void *) {
+  say(std::string("handler: fatal=") + std::to_string(Info->fatal) + " " +
+      Info->message);
+}
+
+//===-- alignguard_format_report ------------------------------------------===//
+
+struct FormatCase {
+  const char *Name;
+  alignguard_site Site;
+  bool NullSite;
+  uint64_t Pointer;
+  uint64_t Alignment;
+  int64_t Offset;
+  const char *Expected;
+};
+
+/// A descriptor of another ABI version: only `version` may be read, so the
+/// other fields are pointers that crash the test if dereferenced.
+alignguard_site otherVersion(uint32_t Version) {
+  const char *Poison = reinterpret_cast<const char *>(uintptr_t{1});
+  alignguard_site S = makeSite(Poison, Poison, Poison, 1, 1);
+  S.version = Version;
+  S.kind = 99;
+  return S;
+}
+
+const FormatCase FormatCases[] = {
+    {"Misaligned", makeSite("dot", "argument #1 'b'", "dot.c", 3, 7), false,
+     0x1004, 16, 0,
+     "alignguard: dot: argument #1 'b' = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c:3:7"},
+    {"PositiveOffset", makeSite("dot", "argument #1 'b'", "dot.c", 3, 7), false,
+     0x1014, 64, 16,
+     "alignguard: dot: argument #1 'b' = 0x1014 - 16 is not 64-byte aligned "
+     "(4 bytes past a boundary) at dot.c:3:7"},
+    {"NegativeOffset", makeSite("dot", "p", "dot.c", 3, 7), false, 0x1000, 32,
+     -8,
+     "alignguard: dot: p = 0x1000 + 8 is not 32-byte aligned "
+     "(8 bytes past a boundary) at dot.c:3:7"},
+    {"OffsetWrapsModulo2To64", makeSite("f", "p", nullptr, 0, 0), false, 0x4,
+     16, 8,
+     "alignguard: f: p = 0x4 - 8 is not 16-byte aligned "
+     "(12 bytes past a boundary)"},
+    {"MostNegativeOffset", makeSite("f", "p", nullptr, 0, 0), false, 0x3, 16,
+     INT64_MIN,
+     "alignguard: f: p = 0x3 + 9223372036854775808 is not 16-byte aligned "
+     "(3 bytes past a boundary)"},
+    {"LargestValues", makeSite("f", "p", nullptr, 0, 0), false, UINT64_MAX,
+     uint64_t{1} << 63, 0,
+     "alignguard: f: p = 0xffffffffffffffff is not "
+     "9223372036854775808-byte aligned "
+     "(9223372036854775807 bytes past a boundary)"},
+    {"NullPointerHexIsZero", makeSite("f", "p", nullptr, 0, 0), false, 0, 8, 3,
+     "alignguard: f: p = 0x0 - 3 is not 8-byte aligned "
+     "(5 bytes past a boundary)"},
+    {"NotPowerOfTwo", makeSite("dot", "p", "dot.c", 3, 7), false, 0x30, 24, 0,
+     "alignguard: dot: p = 0x30 is not null, as the alignment 24 (not a power "
+     "of two) requires at dot.c:3:7"},
+    {"NotPowerOfTwoIgnoresOffset", makeSite("dot", "p", nullptr, 0, 0), false,
+     0x30, 24, 8,
+     "alignguard: dot: p = 0x30 is not null, as the alignment 24 (not a power "
+     "of two) requires"},
+    {"ZeroAlignment", makeSite("dot", "p", "dot.c", 3, 7), false, 0xabc, 0, 0,
+     "alignguard: dot: p = 0xabc is not null, as the alignment 0 (not a power "
+     "of two) requires at dot.c:3:7"},
+    {"NoFile", makeSite("dot", "p", nullptr, 3, 7), false, 0x1004, 16, 0,
+     "alignguard: dot: p = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary)"},
+    {"EmptyFile", makeSite("dot", "p", "", 3, 7), false, 0x1004, 16, 0,
+     "alignguard: dot: p = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary)"},
+    {"FileWithoutLine", makeSite("dot", "p", "dot.c", 0, 7), false, 0x1004, 16,
+     0,
+     "alignguard: dot: p = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c"},
+    {"FileWithoutColumn", makeSite("dot", "p", "dot.c", 42, 0), false, 0x1004,
+     16, 0,
+     "alignguard: dot: p = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c:42"},
+    {"NullSubject", makeSite("dot", nullptr, "dot.c", 3, 7), false, 0x1004, 16,
+     0,
+     "alignguard: dot: ? = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c:3:7"},
+    {"NullFunction", makeSite(nullptr, "p", nullptr, 0, 0), false, 0x1004, 16,
+     0,
+     "alignguard: ?: p = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary)"},
+    {"NullSite", makeSite(nullptr, nullptr, nullptr, 0, 0), true, 0x1004, 16, 0,
+     "alignguard: ?: ? = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary)"},
+    {"UnknownVersion", otherVersion(2), false, 0x1004, 16, 0,
+     "alignguard: report from a site descriptor of unknown version 2 "
+     "(pointer 0x1004)"},
+    {"VersionZero", otherVersion(0), false, 0xdeadbeef, 0, 5,
+     "alignguard: report from a site descriptor of unknown version 0 "
+     "(pointer 0xdeadbeef)"},
+};
+
+class RuntimeFormat : public ::testing::TestWithParam<FormatCase> {};
+
+TEST_P(RuntimeFormat, ExactLine) {
+  const FormatCase &C = GetParam();
+  EXPECT_EQ(
+      format(C.NullSite ? nullptr : &C.Site, C.Pointer, C.Alignment, C.Offset),
+      C.Expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, RuntimeFormat, ::testing::ValuesIn(FormatCases),
+                         [](const ::testing::TestParamInfo<FormatCase> &I) {
+                           return std::string(I.param.Name);
+                         });
+
+TEST(RuntimeFormatBuffer, EverySizeTruncatesAndReturnsFullLength) {
+  const alignguard_site Site = makeSite("dot", "p", "dot.c", 3, 7);
+  const std::string Full = format(&Site, 0x1004, 16, 0);
+  for (size_t Size = 0; Size <= Full.size() + 2; ++Size) {
+    SCOPED_TRACE("size " + std::to_string(Size));
+    std::vector<char> Buf(Full.size() + 8, '#');
+    EXPECT_EQ(alignguard_format_report(Buf.data(), Size, &Site, 0x1004, 16, 0),
+              Full.size());
+    size_t Kept = Size == 0 ? 0 : std::min(Size - 1, Full.size());
+    EXPECT_EQ(std::string(Buf.data(), Kept), Full.substr(0, Kept));
+    if (Size > 0) {
+      EXPECT_EQ(Buf[Kept], '\0');
+    }
+    for (size_t I = Size; I < Buf.size(); ++I)
+      ASSERT_EQ(Buf[I], '#') << "byte " << I << " written past the buffer";
+  }
+}
+
+TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
+  const std::string Subject(2000, 's');
+  const alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
+  const std::string Full = "alignguard: f: " + Subject +
+                           " = 0x1001 is not 8-byte aligned (1 bytes past a "
+                           "boundary) at a.c:1:2";
+  char Buf[1024 + 64];
+  std::memset(Buf, '#', sizeof Buf);
+  EXPECT_EQ(alignguard_format_report(Buf, 1024, &Site, 0x1001, 8, 0),
+            Full.size());
+  EXPECT_EQ(std::string(Buf), Full.substr(0, 1023));
+  for (size_t I = 1024; I < sizeof Buf; ++I)
+    ASSERT_EQ(Buf[I], '#') << "byte " << I << " written past the buffer";
+}
+
+TEST(RuntimeFormatBuffer, SizeZeroWritesNothing) {
+  const alignguard_site Site = makeSite("f", "p", nullptr, 0, 0);
+  const size_t Full = std::strlen("alignguard: f: p = 0x1001 is not 8-byte "
+                                  "aligned (1 bytes past a boundary)");
+  EXPECT_EQ(alignguard_format_report(nullptr, 0, &Site, 0x1001, 8, 0), Full);
+  char Byte = '#';
+  EXPECT_EQ(alignguard_format_report(&Byte, 0, &Site, 0x1001, 8, 0), Full);
+  EXPECT_EQ(Byte, '#');
+}
+
+TEST(RuntimeFormatBuffer, SizeOneWritesOnlyTheTerminator) {
+  const alignguard_site Site = makeSite("f", "p", nullptr, 0, 0);
+  char Buf[2] = {'#', '#'};
+  EXPECT_EQ(alignguard_format_report(Buf, 1, &Site, 0x1001, 8, 0),
+            std::strlen("alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
+                        "bytes past a boundary)"));
+  EXPECT_EQ(Buf[0], '\0');
+  EXPECT_EQ(Buf[1], '#');
+}
+
+//===-- Handlers and deduplication ----------------------------------------===//
+
+void handlerA(const alignguard_report_info *, void *) {}
+void handlerB(const alignguard_report_info *, void *) {}
+
+TEST(RuntimeHandler, SetHandlerReturnsThePreviousOne) {
+  // No reports here, so this runs in-process.
+  alignguard_handler Before = alignguard_set_handler(handlerA, nullptr);
+  EXPECT_EQ(Before, nullptr);
+  EXPECT_EQ(alignguard_set_handler(handlerB, nullptr), &handlerA);
+  EXPECT_EQ(alignguard_set_handler(nullptr, nullptr), &handlerB);
+  EXPECT_EQ(alignguard_set_handler(nullptr, nullptr), nullptr);
+}
+
+alignguard_site OnceSites[1] = {makeSite("dot", "p", "dot.c", 3, 7)};
+
+TEST(RuntimeHandler, SameSiteTwiceCallsHandlerOnceCountsTwice) {
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    uint64_t Before = alignguard_violation_count();
+    __alignguard_report(&OnceSites[0], 0x1004, 16, 0);
+    __alignguard_report(&OnceSites[0], 0x2008, 16, 0);
+    say("calls=" + std::to_string(R.Calls.load()) +
+        " counted=" + std::to_string(alignguard_violation_count() - Before));
+    say(R.Last);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("calls=1 counted=2\n"
+                      "pointer=0x1004 alignment=16 offset=0 misalignment=4 "
+                      "fatal=0 message=alignguard: dot: p = 0x1004 is not "
+                      "16-byte aligned (4 bytes past a boundary) at "
+                      "dot.c:3:7\n"));
+}
+
+alignguard_site TwoSites[2] = {makeSite("f", "p", nullptr, 0, 0),
+                               makeSite("g", "q", nullptr, 0, 0)};
+
+TEST(RuntimeHandler, TwoSitesCallHandlerTwice) {
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    uint64_t Before = alignguard_violation_count();
+    __alignguard_report(&TwoSites[0], 0x1001, 8, 0);
+    __alignguard_report(&TwoSites[1], 0x1000, 64, -4);
+    __alignguard_report(&TwoSites[0], 0x1001, 8, 0);
+    say("calls=" + std::to_string(R.Calls.load()) +
+        " counted=" + std::to_string(alignguard_violation_count() - Before));
+    say(R.Last);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("calls=2 counted=3\n"
+                      "pointer=0x1000 alignment=64 offset=-4 misalignment=4 "
+                      "fatal=0 message=alignguard: g: q = 0x1000 + 4 is not "
+                      "64-byte aligned (4 bytes past a boundary)\n"));
+}
+
+alignguard_site NotPow2Site[1] = {makeSite("f", "p", nullptr, 0, 0)};
+
+TEST(RuntimeHandler, MisalignmentIsZeroWithoutPowerOfTwo) {
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    __alignguard_report(&NotPow2Site[0], 0x33, 12, 1);
+    say(R.Last);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("pointer=0x33 alignment=12 offset=1 misalignment=0 "
+                      "fatal=0 message=alignguard: f: p = 0x33 is not null, "
+                      "as the alignment 12 (not a power of two) requires\n"));
+}
+
+alignguard_site RestoreSites[2] = {makeSite("f", "p", nullptr, 0, 0),
+                                   makeSite("g", "q", "g.c", 9, 0)};
+
+TEST(RuntimeHandler, RemovingTheHandlerRestoresTheDefaultLine) {
+  freshProcess();
+  auto Body = [] {
+    alignguard_set_handler(sayHandler, nullptr);
+    __alignguard_report(&RestoreSites[0], 0x1001, 2, 0);
+    alignguard_set_handler(nullptr, nullptr);
+    __alignguard_report(&RestoreSites[1], 0x1001, 4, 0);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("handler: fatal=0 alignguard: f: p = 0x1001 is not "
+                      "2-byte aligned (1 bytes past a boundary)\n"
+                      "alignguard: g: q = 0x1001 is not 4-byte aligned (1 "
+                      "bytes past a boundary) at g.c:9\n"));
+}
+
+alignguard_site ThrowSite[1] = {makeSite("f", "p", nullptr, 0, 0)};
+
+TEST(RuntimeHandler, HandlerMayThrowThroughTheHook) {
+  freshProcess();
+  auto Body = [] {
+    alignguard_set_handler(
+        [](const alignguard_report_info *Info, void *) {
+          throw std::runtime_error(Info->message);
+        },
+        nullptr);
+    try {
+      __alignguard_report(&ThrowSite[0], 0x1001, 2, 0);
+      say("not thrown");
+    } catch (const std::runtime_error &E) {
+      say(std::string("caught: ") + E.what());
+    }
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("caught: alignguard: f: p = 0x1001 is not 2-byte "
+                      "aligned (1 bytes past a boundary)\n"));
+}
+
+TEST(RuntimeDefault, NullSiteIsReportedOnce) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(nullptr, 0x1001, 2, 0);
+    __alignguard_report(nullptr, 0x1003, 4, 0);
+    say("counted=" + std::to_string(alignguard_violation_count()));
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("alignguard: ?: ? = 0x1001 is not 2-byte aligned (1 "
+                      "bytes past a boundary)\n"
+                      "counted=2\n"));
+}
+
+alignguard_site ManySites[300];
+
+TEST(RuntimeDedup, TableOverflowReportsOnly256Sites) {
+  freshProcess();
+  auto Body = [] {
+    for (alignguard_site &S : ManySites)
+      S = makeSite("f", "p", nullptr, 0, 0);
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    for (int Round = 0; Round < 2; ++Round)
+      for (alignguard_site &S : ManySites)
+        __alignguard_report(&S, 0x1001, 16, 0);
+    say("calls=" + std::to_string(R.Calls.load()) +
+        " counted=" + std::to_string(alignguard_violation_count()));
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("alignguard: too many distinct failing sites; further "
+                      "new sites are counted, not reported\n"
+                      "calls=256 counted=600\n"));
+}
+
+alignguard_site ThreadSites[64];
+
+struct PerSite {
+  std::atomic<int> Calls[64] = {};
+  std::atomic<int> Total{0};
+};
+
+TEST(RuntimeDedup, EightThreadsReportEachOf64SitesOnce) {
+  freshProcess();
+  auto Body = [] {
+    for (alignguard_site &S : ThreadSites)
+      S = makeSite("f", "p", nullptr, 0, 0);
+    static PerSite Seen;
+    alignguard_set_handler(
+        [](const alignguard_report_info *Info, void *User) {
+          auto *P = static_cast<PerSite *>(User);
+          P->Calls[Info->site - ThreadSites].fetch_add(1);
+          P->Total.fetch_add(1);
+        },
+        &Seen);
+    uint64_t Before = alignguard_violation_count();
+    std::atomic<bool> Go{false};
+    std::vector<std::thread> Threads;
+    for (int T = 0; T < 8; ++T)
+      Threads.emplace_back([&Go] {
+        while (!Go.load())
+          std::this_thread::yield();
+        // All threads walk the sites in step, so first claims collide.
+        for (int I = 0; I < 10000; ++I)
+          __alignguard_report(&ThreadSites[I % 64], 0x1001, 16, 0);
+      });
+    Go.store(true);
+    for (std::thread &Th : Threads)
+      Th.join();
+    int Once = 0;
+    for (const std::atomic<int> &C : Seen.Calls)
+      Once += C.load() == 1;
+    say("calls=" + std::to_string(Seen.Total.load()) +
+        " sites seen once=" + std::to_string(Once) +
+        " counted=" + std::to_string(alignguard_violation_count() - Before));
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("calls=64 sites seen once=64 counted=80000\n"));
+}
+
+alignguard_site RaceSites[256];
+
+TEST(RuntimeDedup, EightThreadsRaceForEveryFirstClaim) {
+  freshProcess();
+  auto Body = [] {
+    for (alignguard_site &S : RaceSites)
+      S = makeSite("f", "p", nullptr, 0, 0);
+    static std::atomic<int> Calls{0};
+    alignguard_set_handler(
+        [](const alignguard_report_info *, void *) { Calls.fetch_add(1); },
+        nullptr);
+    // A barrier before each site: all eight threads make that site's first
+    // report together, so a claim that is not one atomic step shows up.
+    std::atomic<int> Arrived{0};
+    std::vector<std::thread> Threads;
+    for (int T = 0; T < 8; ++T)
+      Threads.emplace_back([&Arrived] {
+        for (int K = 0; K < 256; ++K) {
+          Arrived.fetch_add(1);
+          while (Arrived.load() < 8 * (K + 1))
+            ;
+          __alignguard_report(&RaceSites[K], 0x1001, 16, 0);
+        }
+      });
+    for (std::thread &Th : Threads)
+      Th.join();
+    say("calls=" + std::to_string(Calls.load()) +
+        " counted=" + std::to_string(alignguard_violation_count()));
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("calls=256 counted=2048\n"));
+}
+
+//===-- The abort hook ----------------------------------------------------===//
+
+alignguard_site AbortSite[1] = {
+    makeSite("kernel", "argument #0 'dst'", "k.c", 12, 5)};
+
+TEST(RuntimeAbort, WritesTheExactLineAndAborts) {
+  freshProcess();
+  EXPECT_EXIT(
+      inChild(nullptr,
+              [] { __alignguard_report_abort(&AbortSite[0], 0x1008, 32, 0); }),
+      ::testing::KilledBySignal(SIGABRT),
+      exactly("alignguard: kernel: argument #0 'dst' = 0x1008 is not "
+              "32-byte aligned (8 bytes past a boundary) at "
+              "k.c:12:5\n"));
+}
+
+TEST(RuntimeAbort, DoesNotDeduplicate) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(&AbortSite[0], 0x1008, 32, 0);
+    __alignguard_report(&AbortSite[0], 0x1008, 32, 0);
+    __alignguard_report_abort(&AbortSite[0], 0x1010, 32, 0);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
+              exactly("alignguard: kernel: argument #0 'dst' = 0x1008 is not "
+                      "32-byte aligned (8 bytes past a boundary) at "
+                      "k.c:12:5\n"
+                      "alignguard: kernel: argument #0 'dst' = 0x1010 is not "
+                      "32-byte aligned (16 bytes past a boundary) at "
+                      "k.c:12:5\n"));
+}
+
+TEST(RuntimeAbort, HandlerRunsInsteadOfTheLineThenAborts) {
+  freshProcess();
+  auto Body = [] {
+    alignguard_set_handler(
+        [](const alignguard_report_info *Info, void *) {
+          sayHandler(Info, nullptr);
+          say("counted=" + std::to_string(alignguard_violation_count()));
+        },
+        nullptr);
+    __alignguard_report_abort(&AbortSite[0], 0x1001, 2, 0);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
+              exactly("handler: fatal=1 alignguard: kernel: argument #0 "
+                      "'dst' = 0x1001 is not 2-byte aligned (1 bytes past a "
+                      "boundary) at k.c:12:5\n"
+                      "counted=1\n"));
+}
+
+//===-- ALIGNGUARD_OPTIONS ------------------------------------------------===//
+
+alignguard_site OptionSites[3] = {makeSite("f", "p", "f.c", 1, 2),
+                                  makeSite("g", "q", nullptr, 0, 0),
+                                  makeSite("h", "r", nullptr, 0, 0)};
+
+const char LineF[] = "alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
+                     "bytes past a boundary) at f.c:1:2";
+const char LineG[] = "alignguard: g: q = 0x1020 - 1 is not 64-byte aligned "
+                     "(31 bytes past a boundary)";
+
+/// A log file path that the parent and the re-executed child agree on: the
+/// parent makes it and hands it down in the environment.
+std::string sharedTempPath(const char *Var) {
+  if (const char *Inherited = getenv(Var))
+    return Inherited;
+  char Template[] = "/tmp/alignguard-rt-test-XXXXXX";
+  int FD = mkstemp(Template);
+  EXPECT_GE(FD, 0) << std::strerror(errno);
+  close(FD);
+  setenv(Var, Template, 1);
+  return Template;
+}
+
+std::string slurp(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+TEST(RuntimeOptions, LogPathAppendsReportsToTheFile) {
+  freshProcess();
+  const std::string Path = sharedTempPath("ALIGNGUARD_RT_TEST_LOG");
+  const std::string Options = "log_path=" + Path;
+  auto Body = [&] {
+    std::ofstream(Path, std::ios::trunc) << "earlier line\n";
+    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+  };
+  // Nothing on stderr: a runtime that ignored log_path would print there.
+  EXPECT_EXIT(inChild(Options.c_str(), Body), ::testing::ExitedWithCode(0),
+              exactly(""));
+  EXPECT_EQ(slurp(Path),
+            "earlier line\n" + std::string(LineF) + "\n" + LineG + "\n");
+  unlink(Path.c_str());
+  unsetenv("ALIGNGUARD_RT_TEST_LOG");
+}
+
+TEST(RuntimeOptions, LogPathStderrIsStderr) {
+  freshProcess();
+  EXPECT_EXIT(
+      inChild("log_path=stderr",
+              [] { __alignguard_report(&OptionSites[0], 0x1001, 8, 0); }),
+      ::testing::ExitedWithCode(0), exactly(std::string(LineF) + "\n"));
+}
+
+TEST(RuntimeOptions, UnopenableLogPathFallsBackToStderr) {
+  freshProcess();
+  auto Body = [] {
+    // The failed open() sets errno; the program must not see that.
+    errno = EDOM;
+    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    say("errno kept: " + std::to_string(errno == EDOM));
+    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+  };
+  EXPECT_EXIT(inChild("log_path=/nonexistent-alignguard-dir/r.log", Body),
+              ::testing::ExitedWithCode(0),
+              exactly("alignguard: cannot open log_path "
+                      "'/nonexistent-alignguard-dir/r.log'; reporting to "
+                      "stderr\n" +
+                      std::string(LineF) + "\nerrno kept: 1\n" + LineG + "\n"));
+}
+
+TEST(RuntimeOptions, QuietSuppressesTheLineButCounts) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    // Options are read once: turning quiet off now changes nothing.
+    setenv("ALIGNGUARD_OPTIONS", "quiet=0", 1);
+    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+    say("counted=" + std::to_string(alignguard_violation_count()));
+  };
+  EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
+              exactly("counted=3\n"));
+}
+
+TEST(RuntimeOptions, QuietAbortIsSilentButAborts) {
+  freshProcess();
+  EXPECT_EXIT(
+      inChild("quiet=1",
+              [] { __alignguard_report_abort(&OptionSites[0], 0x1001, 8, 0); }),
+      ::testing::KilledBySignal(SIGABRT), exactly(""));
+}
+
+TEST(RuntimeOptions, QuietDoesNotSilenceTheHandler) {
+  freshProcess();
+  auto Body = [] {
+    alignguard_set_handler(sayHandler, nullptr);
+    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+  };
+  EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
+              exactly("handler: fatal=0 " + std::string(LineF) + "\n"));
+}
+
+TEST(RuntimeOptions, UnknownKeyIsReportedOnceAndIgnored) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+  };
+  EXPECT_EXIT(inChild("verbosity=3::log_path=stderr:", Body),
+              ::testing::ExitedWithCode(0),
+              exactly("alignguard: unknown ALIGNGUARD_OPTIONS key "
+                      "'verbosity'\n" +
+                      std::string(LineF) + "\n" + LineG + "\n"));
+}
+
+TEST(RuntimeOptions, BadQuietValueIsReportedAndIgnored) {
+  freshProcess();
+  EXPECT_EXIT(
+      inChild("quiet=yes",
+              [] { __alignguard_report(&OptionSites[0], 0x1001, 8, 0); }),
+      ::testing::ExitedWithCode(0),
+      exactly("alignguard: invalid ALIGNGUARD_OPTIONS value "
+              "'quiet=yes' (expected 0 or 1)\n" +
+              std::string(LineF) + "\n"));
+}
+
+} // namespace
