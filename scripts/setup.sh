@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what AlignGuard needs to build and test on Debian 12, for each
+# LLVM major given (default: 14 22). Idempotent: installs only what is
+# missing. Needs root (or sudo) when something is missing.
+#
+#   scripts/setup.sh [MAJOR...]
+set -euo pipefail
+
+majors=("$@")
+((${#majors[@]})) || majors=(14 22)
+
+packages=(cmake make g++ python3 libgtest-dev binutils)
+for n in "${majors[@]}"; do
+  if ! [[ "$n" =~ ^[0-9]+$ ]] || ((n < 14 || n > 22)); then
+    echo "setup.sh: LLVM major '$n' is outside 14..22" >&2
+    exit 2
+  fi
+  packages+=("llvm-$n-dev" "clang-$n" "llvm-$n-tools" "llvm-$n")
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "setup.sh: all dependencies present (${packages[*]})"
+  exit 0
+fi
+
+echo "setup.sh: installing ${missing[*]}"
+sudo=()
+if ((EUID != 0)); then
+  command -v sudo >/dev/null || {
+    echo "setup.sh: need root to install: ${missing[*]}" >&2
+    exit 1
+  }
+  sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds AlignGuard and runs every test (lit, gtest, runtime symbol check)
+# against each LLVM major given (default: 14 22), one build directory per
+# major (build-N): a plugin built for one major does not load in another.
+# Installs missing dependencies first (scripts/setup.sh).
+#
+#   scripts/test.sh [MAJOR...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+majors=("$@")
+((${#majors[@]})) || majors=(14 22)
+scripts/setup.sh "${majors[@]}"
+
+jobs=$(nproc 2>/dev/null || echo 2)
+failed=()
+for n in "${majors[@]}"; do
+  echo "=== LLVM $n ==="
+  build="build-$n"
+  if cmake -S . -B "$build" -DLLVM_DIR="/usr/lib/llvm-$n/lib/cmake/llvm" \
+       -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+     cmake --build "$build" -j "$jobs" &&
+     ctest --test-dir "$build" --output-on-failure -j "$jobs"; then
+    echo "=== LLVM $n: all tests passed ==="
+  else
+    echo "=== LLVM $n: FAILED ===" >&2
+    failed+=("$n")
+  fi
+done
+
+if ((${#failed[@]})); then
+  echo "test.sh: failures with LLVM ${failed[*]}" >&2
+  exit 1
+fi
+echo "test.sh: all tests passed with LLVM ${majors[*]}"
