@@ -3,9 +3,21 @@
 
 #include "gtest/gtest.h"
 
+#include <cctype>
+
 using namespace alignguard;
 
 namespace {
+
+/// A readable test name from the parameter text: "trap;entry=k_*" ->
+/// "trap_entry_k__", prefixed with the case number to stay unique.
+template <typename CaseT>
+std::string caseName(const ::testing::TestParamInfo<CaseT> &Info) {
+  std::string Name = std::to_string(Info.index) + "_";
+  for (const char *C = Info.param.Params; *C; ++C)
+    Name += std::isalnum(static_cast<unsigned char>(*C)) ? *C : '_';
+  return Name;
+}
 
 struct ValidCase {
   const char *Params;
@@ -37,7 +49,8 @@ INSTANTIATE_TEST_SUITE_P(
         ValidCase{"trap;entry=k_*;entry=main_[ab];exclude=k_ref",
                   FailureAction::Trap,
                   {"k_*", "main_[ab]"},
-                  {"k_ref"}}));
+                  {"k_ref"}}),
+    caseName<ValidCase>);
 
 struct InvalidCase {
   const char *Params;
@@ -74,7 +87,8 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, entry=GLOB or "
-                    "exclude=GLOB"}));
+                    "exclude=GLOB"}),
+    caseName<InvalidCase>);
 
 TEST(PassName, MatchesBareAndParameterizedNames) {
   llvm::StringRef Params = "unset";
