@@ -72,6 +72,24 @@ Instruction *firstNonAllocaInstruction(Function &F) {
   return Entry.getTerminator();
 }
 
+/// Splitting the entry block before SplitBefore would move the static
+/// allocas below it out of the entry block, where they become dynamic stack
+/// allocations that mem2reg and SROA no longer promote. Move them up first
+/// (an alloca with a constant size depends on nothing).
+void keepStaticAllocasInEntry(Instruction *SplitBefore) {
+  BasicBlock *BB = SplitBefore->getParent();
+  if (BB != &BB->getParent()->getEntryBlock())
+    return;
+  Instruction *Top = firstNonAllocaInstruction(*BB->getParent());
+  SmallVector<AllocaInst *, 4> Below;
+  for (auto It = SplitBefore->getIterator(); It != BB->end(); ++It)
+    if (auto *AI = dyn_cast<AllocaInst>(&*It))
+      if (AI->isStaticAlloca())
+        Below.push_back(AI);
+  for (AllocaInst *AI : Below)
+    AI->moveBefore(*Top->getParent(), Top->getIterator());
+}
+
 /// One pointer to check: a scalar pointer (a lane of a vector of pointers
 /// is extracted first) and what the promise says about it.
 struct ScalarCheck {
@@ -97,6 +115,7 @@ private:
   /// (after the allocas); returns it, or null in recover mode, which keeps
   /// no promise.
   CallInst *materializeParamPromises(ArrayRef<const AlignmentAssumption *>,
+                                     ArrayRef<ScalarCheck> Checks,
                                      Instruction *InsertPt);
   /// Emits the check of one pointer before SplitBefore.
   void emitCheck(const ScalarCheck &C, Instruction *SplitBefore,
@@ -176,7 +195,8 @@ FunctionInstrumenter::scalarize(const AlignmentAssumption &A,
 }
 
 CallInst *FunctionInstrumenter::materializeParamPromises(
-    ArrayRef<const AlignmentAssumption *> Params, Instruction *InsertPt) {
+    ArrayRef<const AlignmentAssumption *> Params, ArrayRef<ScalarCheck> Checks,
+    Instruction *InsertPt) {
   // The attribute goes: the optimiser would otherwise prove the check false.
   for (const AlignmentAssumption *A : Params)
     F.removeParamAttr(A->Param->getArgNo(), Attribute::Alignment);
@@ -185,10 +205,9 @@ CallInst *FunctionInstrumenter::materializeParamPromises(
 
   IRBuilder<> B(InsertPt);
   SmallVector<OperandBundleDef, 4> Bundles;
-  for (const AlignmentAssumption *A : Params)
-    for (const ScalarCheck &C : scalarize(*A, InsertPt))
-      Bundles.emplace_back("align",
-                           std::vector<Value *>{C.Pointer, A->Alignment});
+  for (const ScalarCheck &C : Checks)
+    Bundles.emplace_back("align",
+                         std::vector<Value *>{C.Pointer, C.From->Alignment});
   CallInst *Assume = B.CreateAssumption(B.getTrue(), Bundles);
   Assume->setDebugLoc(debugLocFor(*Params.front()));
   return Assume;
@@ -356,16 +375,19 @@ bool FunctionInstrumenter::run(bool IsEntry) {
   for (auto &Group : Groups) {
     CallInst *Assume = Group.first;
     ArrayRef<const AlignmentAssumption *> Promises = Group.second;
-    Instruction *SplitBefore = Assume;
-    if (!Assume) {
-      SplitBefore = firstNonAllocaInstruction(F);
-      if ((Assume = materializeParamPromises(Promises, SplitBefore)))
-        SplitBefore = Assume;
-    }
+    Instruction *SplitBefore = Assume ? Assume : firstNonAllocaInstruction(F);
+    keepStaticAllocasInEntry(SplitBefore);
+    std::vector<ScalarCheck> Checks;
     for (const AlignmentAssumption *A : Promises) {
-      DebugLoc Loc = debugLocFor(*A);
-      for (const ScalarCheck &C : scalarize(*A, SplitBefore))
-        emitCheck(C, SplitBefore, Loc);
+      std::vector<ScalarCheck> Lanes = scalarize(*A, SplitBefore);
+      Checks.insert(Checks.end(), Lanes.begin(), Lanes.end());
+    }
+    if (!Assume &&
+        (Assume = materializeParamPromises(Promises, Checks, SplitBefore)))
+      SplitBefore = Assume;
+    for (const ScalarCheck &C : Checks)
+      emitCheck(C, SplitBefore, debugLocFor(*C.From));
+    for (const AlignmentAssumption *A : Promises)
       ORE.emit([&] {
         return OptimizationRemark(DEBUG_TYPE, "Guarded", SplitBefore)
                << assumptionKindName(A->Kind) << " on "
@@ -374,7 +396,6 @@ bool FunctionInstrumenter::run(bool IsEntry) {
                             : Namer.describe(A->Pointer))
                << " checked (" << failureActionName(Action) << ")";
       });
-    }
     finishAssume(Assume, Promises);
   }
   return true;

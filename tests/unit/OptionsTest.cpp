@@ -82,13 +82,27 @@ INSTANTIATE_TEST_SUITE_P(
                               "expected entry=GLOB"},
         InvalidCase{"exclude=", "invalid align-guard pass parameter "
                                 "'exclude=': expected exclude=GLOB"},
-        InvalidCase{"entry=[", "invalid align-guard pass parameter "
-                               "'entry=[': invalid glob pattern: ["},
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, entry=GLOB or "
                     "exclude=GLOB"}),
     caseName<InvalidCase>);
+
+// GlobPattern's own explanation differs between LLVM versions; what we add
+// in front of it does not.
+TEST(InvalidOptionsGlob, NamesTheParameterAndTheGlobProblem) {
+  for (const char *Params : {"entry=[", "trap;exclude=a[b"}) {
+    llvm::Expected<AlignGuardOptions> Opts = parseAlignGuardOptions(Params);
+    ASSERT_FALSE(static_cast<bool>(Opts));
+    std::string Bad = llvm::StringRef(Params).rsplit(';').second.str();
+    if (Bad.empty())
+      Bad = Params;
+    std::string Expected =
+        "invalid align-guard pass parameter '" + Bad + "': invalid glob pattern";
+    EXPECT_EQ(llvm::toString(Opts.takeError()).substr(0, Expected.size()),
+              Expected);
+  }
+}
 
 TEST(PassName, MatchesBareAndParameterizedNames) {
   llvm::StringRef Params = "unset";

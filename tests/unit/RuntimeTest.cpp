@@ -118,6 +118,9 @@ struct FormatCase {
   const char *Expected;
 };
 
+/// gtest prints a failing case by name rather than as a byte dump.
+void PrintTo(const FormatCase &C, std::ostream *OS) { *OS << C.Name; }
+
 /// A descriptor of another ABI version: only `version` may be read, so the
 /// other fields are pointers that crash the test if dereferenced.
 alignguard_site otherVersion(uint32_t Version) {
@@ -480,8 +483,11 @@ TEST(RuntimeDedup, EightThreadsRaceForEveryFirstClaim) {
       Threads.emplace_back([&Arrived] {
         for (int K = 0; K < 256; ++K) {
           Arrived.fetch_add(1);
-          while (Arrived.load() < 8 * (K + 1))
-            ;
+          // Spin, then yield: a machine with fewer cores than threads must
+          // still make progress.
+          for (int Spin = 0; Arrived.load() < 8 * (K + 1); ++Spin)
+            if (Spin > 1000)
+              std::this_thread::yield();
           __alignguard_report(&RaceSites[K], 0x1001, 16, 0);
         }
       });

@@ -2,7 +2,9 @@
  *
  * The runtime that code instrumented by the `align-guard` pass calls when an
  * alignment promise is broken. It depends on nothing but libc: no malloc, no
- * stdio, no locks. Every entry point is thread-safe and async-signal-safe.
+ * stdio, no locks. Every entry point is thread-safe, and async-signal-safe
+ * once the first report has read ALIGNGUARD_OPTIONS (that one call uses
+ * getenv, which POSIX does not list as async-signal-safe).
  *
  *   cc kernel.c -fpass-plugin=AlignGuard.so -Ipath/to/runtime/include \
  *      path/to/libalignguard_rt.a
@@ -81,9 +83,9 @@ alignguard_handler alignguard_set_handler(alignguard_handler fn, void *user);
 /* Violations seen since start (all of them, reported or deduplicated). */
 uint64_t alignguard_violation_count(void);
 
-/* Formats a report line for `info` into buf (always NUL-terminated when
- * size > 0); returns the length the full line needs, like snprintf. Uses
- * no locale, no malloc. */
+/* Formats the report line for these hook arguments into buf (always
+ * NUL-terminated when size > 0); returns the length the full line needs,
+ * like snprintf. Uses no locale, no malloc. */
 size_t alignguard_format_report(char *buf, size_t size,
                                 const alignguard_site *site, uint64_t pointer,
                                 uint64_t alignment, int64_t offset);

@@ -1,0 +1,392 @@
+/*===- alignguard_rt.c - AlignGuard runtime: reports broken alignment -----===*
+ *
+ * Code instrumented by the `align-guard` pass calls these hooks when a pointer
+ * breaks an alignment promise (llvm.assume "align" bundles, assume(icmp) masks,
+ * `align` parameter attributes):
+ *
+ *   __alignguard_report(&site, p, A, off)        count, report once per site
+ *   __alignguard_report_abort(&site, p, A, off)  count, report, abort()
+ *
+ * and the default output is one line per report, for example
+ *
+ *   alignguard: dot: argument #1 'b' = 0x1004 is not 16-byte aligned
+ *       (4 bytes past a boundary) at dot.c:3:7          (one line in reality)
+ *
+ * Modelled on compiler-rt's ubsan_minimal: the runtime links into any program
+ * and may run in any context (signal handlers, half-initialised processes,
+ * programs without libstdc++), so it uses nothing but libc: no malloc, no
+ * stdio, no locks, no TLS. Lines are built in a bounded stack buffer with
+ * hand-written appenders and leave with one write(2).
+ *
+ * ALIGNGUARD_OPTIONS=key=value:key=value, read on the first report:
+ *   log_path=PATH|stderr   append reports to PATH (default: stderr)
+ *   quiet=0|1              1: no default output; counts and handlers still run
+ *===----------------------------------------------------------------------===*/
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "alignguard/alignguard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+#define AG_API __attribute__((visibility("default")))
+
+/// Longest line written, newline included; longer ones are cut, never spilled.
+#define AG_LINE_MAX 1024
+/// Distinct failing sites remembered for deduplication (as in ubsan_minimal).
+#define AG_SITE_SLOTS 256
+
+static _Atomic uint64_t g_violations;
+static _Atomic(alignguard_handler) g_handler;
+static _Atomic(void *) g_handler_user;
+
+/* Options. g_options_ready is set (release) after g_log_fd and g_quiet. */
+static _Atomic int g_options_ready;
+static _Atomic int g_log_fd = -1;
+static _Atomic int g_quiet;
+/// Concurrent first reports may all parse; only the one that takes this flag
+/// prints diagnostics, so a bad option is complained about once.
+static atomic_flag g_options_diag_taken = ATOMIC_FLAG_INIT;
+
+/* Deduplication. Slots only ever go from NULL to a site, never back. */
+static _Atomic(const alignguard_site *) g_sites[AG_SITE_SLOTS];
+static atomic_flag g_null_site_seen = ATOMIC_FLAG_INIT;
+static atomic_flag g_sites_full_said = ATOMIC_FLAG_INIT;
+
+/*===-- Bounded appenders -------------------------------------------------===*/
+
+/// snprintf-like sink: stores what fits (keeping room for the NUL) and counts
+/// everything, so callers learn the full length.
+typedef struct {
+  char *buf;
+  size_t size;
+  size_t len;
+} ag_out;
+
+static void put_char(ag_out *o, char c) {
+  if (o->len + 1 < o->size)
+    o->buf[o->len] = c;
+  o->len++;
+}
+
+static void put_mem(ag_out *o, const char *s, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    put_char(o, s[i]);
+}
+
+static void put_str(ag_out *o, const char *s) {
+  for (s = s ? s : "?"; *s; ++s)
+    put_char(o, *s);
+}
+
+static void put_dec(ag_out *o, uint64_t v) {
+  char digits[20];
+  int n = 0;
+  do
+    digits[n++] = (char)('0' + v % 10);
+  while ((v /= 10) != 0);
+  while (n > 0)
+    put_char(o, digits[--n]);
+}
+
+/// Lowercase, `0x` prefix, no padding: the form users paste into a debugger.
+static void put_hex(ag_out *o, uint64_t v) {
+  char digits[16];
+  int n = 0;
+  do
+    digits[n++] = "0123456789abcdef"[v & 15];
+  while ((v >>= 4) != 0);
+  put_str(o, "0x");
+  while (n > 0)
+    put_char(o, digits[--n]);
+}
+
+/// NUL-terminates (when there is room at all) and returns the full length.
+static size_t finish(ag_out *o) {
+  if (o->size > 0)
+    o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
+  return o->len;
+}
+
+static int is_pow2(uint64_t a) { return a != 0 && (a & (a - 1)) == 0; }
+
+/*===-- Output ------------------------------------------------------------===*/
+
+/// Writes all of buf, retrying on EINTR and partial writes. A report that
+/// cannot be written is dropped: there is nowhere better to say so.
+static void write_all(int fd, const char *buf, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, buf, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return;
+    buf += w;
+    n -= (size_t)w;
+  }
+}
+
+/// Sends o's text plus '\n' in one write. o->buf must hold o->size bytes;
+/// the text is at most size - 1 bytes, so the newline always fits.
+static void write_line(int fd, ag_out *o) {
+  size_t n = o->len < o->size - 1 ? o->len : o->size - 1;
+  o->buf[n] = '\n';
+  write_all(fd, o->buf, n + 1);
+}
+
+/// Writes "alignguard: " a, the blen bytes at b, then c, as one line to
+/// stderr: for problems with ALIGNGUARD_OPTIONS, which may name no log yet.
+static void say_on_stderr(const char *a, const char *b, size_t blen,
+                          const char *c) {
+  char line[AG_LINE_MAX];
+  ag_out o = {line, sizeof line, 0};
+  put_str(&o, "alignguard: ");
+  put_str(&o, a);
+  put_mem(&o, b, blen);
+  put_str(&o, c);
+  write_line(2, &o);
+}
+
+/*===-- ALIGNGUARD_OPTIONS ------------------------------------------------===*/
+
+static int equals(const char *s, size_t n, const char *lit) {
+  return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
+/// Opens the log, or falls back to stderr with one line saying why. The path
+/// is copied to the stack, not to a static buffer: two first reports may be
+/// parsing at once, and a shared buffer would be a data race.
+__attribute__((noinline)) static int open_log(const char *path, size_t n,
+                                              int diag) {
+  char copy[PATH_MAX];
+  int fd = -1;
+  if (n < sizeof copy) {
+    memcpy(copy, path, n);
+    copy[n] = '\0';
+    do
+      fd = open(copy, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    while (fd < 0 && errno == EINTR);
+  }
+  if (fd >= 0)
+    return fd;
+  if (diag)
+    say_on_stderr("cannot open log_path '", path, n, "'; reporting to stderr");
+  return 2;
+}
+
+/// Parses ALIGNGUARD_OPTIONS and publishes the result. Idempotent, so racing
+/// first reports may each run it; the log fd is published by compare-exchange
+/// and a loser closes the file it opened.
+static void parse_options(void) {
+  int diag = !atomic_flag_test_and_set(&g_options_diag_taken);
+  const char *p = getenv("ALIGNGUARD_OPTIONS");
+  const char *path = NULL;
+  size_t path_len = 0;
+  int quiet = 0;
+  while (p && *p) {
+    const char *end = strchr(p, ':');
+    if (!end)
+      end = p + strlen(p);
+    const char *eq = (const char *)memchr(p, '=', (size_t)(end - p));
+    const char *val = eq ? eq + 1 : end;
+    size_t key_len = (size_t)((eq ? eq : end) - p);
+    size_t val_len = (size_t)(end - val);
+    if (end == p) {
+      /* Empty field ("a=1::b=2" or a trailing ':'): nothing to do. */
+    } else if (equals(p, key_len, "log_path")) {
+      path = val; /* the last one wins, as in the sanitizers */
+      path_len = val_len;
+    } else if (equals(p, key_len, "quiet") &&
+               (equals(val, val_len, "0") || equals(val, val_len, "1"))) {
+      quiet = *val == '1';
+    } else if (equals(p, key_len, "quiet")) {
+      if (diag)
+        say_on_stderr("invalid ALIGNGUARD_OPTIONS value 'quiet=", val, val_len,
+                      "' (expected 0 or 1)");
+    } else if (diag) {
+      say_on_stderr("unknown ALIGNGUARD_OPTIONS key '", p, key_len, "'");
+    }
+    p = *end ? end + 1 : end;
+  }
+
+  int fd = 2;
+  if (path && !equals(path, path_len, "stderr"))
+    fd = open_log(path, path_len, diag);
+  atomic_store(&g_quiet, quiet);
+  int unset = -1;
+  if (!atomic_compare_exchange_strong(&g_log_fd, &unset, fd) && fd != 2)
+    close(fd);
+  atomic_store_explicit(&g_options_ready, 1, memory_order_release);
+}
+
+static void ensure_options(void) {
+  if (!atomic_load_explicit(&g_options_ready, memory_order_acquire))
+    parse_options();
+}
+
+/*===-- Reporting ---------------------------------------------------------===*/
+
+AG_API size_t alignguard_format_report(char *buf, size_t size,
+                                       const alignguard_site *site,
+                                       uint64_t pointer, uint64_t alignment,
+                                       int64_t offset) {
+  ag_out o = {buf, size, 0};
+  put_str(&o, "alignguard: ");
+  /* A descriptor from another ABI version may have any layout: read nothing
+     but the version, which every version keeps first. */
+  if (site && site->version != ALIGNGUARD_SITE_VERSION) {
+    put_str(&o, "report from a site descriptor of unknown version ");
+    put_dec(&o, site->version);
+    put_str(&o, " (pointer ");
+    put_hex(&o, pointer);
+    put_char(&o, ')');
+    return finish(&o);
+  }
+  put_str(&o, site ? site->function : NULL);
+  put_str(&o, ": ");
+  put_str(&o, site ? site->subject : NULL);
+  put_str(&o, " = ");
+  put_hex(&o, pointer);
+  if (is_pow2(alignment)) {
+    if (offset > 0) {
+      put_str(&o, " - ");
+      put_dec(&o, (uint64_t)offset);
+    } else if (offset < 0) {
+      put_str(&o, " + "); /* negated in unsigned arithmetic: INT64_MIN too */
+      put_dec(&o, 0 - (uint64_t)offset);
+    }
+    put_str(&o, " is not ");
+    put_dec(&o, alignment);
+    put_str(&o, "-byte aligned (");
+    put_dec(&o, (pointer - (uint64_t)offset) & (alignment - 1));
+    put_str(&o, " bytes past a boundary)");
+  } else {
+    /* LangRef: an alignment that is not a power of two promises a null
+       pointer; the offset plays no part, so it is not shown. */
+    put_str(&o, " is not null, as the alignment ");
+    put_dec(&o, alignment);
+    put_str(&o, " (not a power of two) requires");
+  }
+  if (site && site->file && site->file[0]) {
+    put_str(&o, " at ");
+    put_str(&o, site->file);
+    if (site->line) {
+      put_char(&o, ':');
+      put_dec(&o, site->line);
+      if (site->column) {
+        put_char(&o, ':');
+        put_dec(&o, site->column);
+      }
+    }
+  }
+  return finish(&o);
+}
+
+/// Hands one report to the user's handler, or writes it to the log unless
+/// quiet. errno is the instrumented program's and is left as it was found.
+static void deliver(const alignguard_site *site, uint64_t pointer,
+                    uint64_t alignment, int64_t offset, int fatal) {
+  int saved_errno = errno;
+  ensure_options();
+  /* alignguard_set_handler stores the user, then (release) the handler; so
+     loading the handler first (acquire) never pairs it with an older user. */
+  alignguard_handler handler =
+      atomic_load_explicit(&g_handler, memory_order_acquire);
+  void *user = atomic_load_explicit(&g_handler_user, memory_order_relaxed);
+  if (!handler && atomic_load(&g_quiet))
+    return;
+
+  char line[AG_LINE_MAX];
+  ag_out o = {line, sizeof line, 0};
+  o.len = alignguard_format_report(line, sizeof line, site, pointer, alignment,
+                                   offset);
+  if (handler) {
+    alignguard_report_info info = {
+        site,
+        (uintptr_t)pointer,
+        alignment,
+        offset,
+        is_pow2(alignment) ? (pointer - (uint64_t)offset) & (alignment - 1) : 0,
+        line,
+        fatal};
+    errno = saved_errno; /* the handler may longjmp or throw past us */
+    handler(&info, user);
+    return;
+  }
+  write_line(atomic_load(&g_log_fd), &o);
+  errno = saved_errno;
+}
+
+/// 1 if this is the first report at `site`, 0 if it was seen before, -1 if it
+/// is new but the table is full. Open addressing from a hash of the address;
+/// a site, once in, sits before the first empty slot of its probe sequence.
+static int first_at_site(const alignguard_site *site) {
+  if (!site)
+    return !atomic_flag_test_and_set(&g_null_site_seen);
+  unsigned start =
+      (unsigned)(((uint64_t)(uintptr_t)site * 0x9E3779B97F4A7C15ull) >> 56);
+  for (unsigned i = 0; i < AG_SITE_SLOTS; ++i) {
+    _Atomic(const alignguard_site *) *slot =
+        &g_sites[(start + i) % AG_SITE_SLOTS];
+    const alignguard_site *cur =
+        atomic_load_explicit(slot, memory_order_relaxed);
+    if (!cur && atomic_compare_exchange_strong_explicit(slot, &cur, site,
+                                                        memory_order_relaxed,
+                                                        memory_order_relaxed))
+      return 1;
+    if (cur == site) /* seen before, or another thread just claimed it */
+      return 0;
+  }
+  return -1;
+}
+
+AG_API void __alignguard_report(const alignguard_site *site, uint64_t pointer,
+                                uint64_t alignment, int64_t offset) {
+  atomic_fetch_add_explicit(&g_violations, 1, memory_order_relaxed);
+  int first = first_at_site(site);
+  if (first > 0) {
+    deliver(site, pointer, alignment, offset, 0);
+  } else if (first < 0 && !atomic_flag_test_and_set(&g_sites_full_said)) {
+    int saved_errno = errno;
+    ensure_options();
+    if (!atomic_load(&g_quiet)) {
+      char line[AG_LINE_MAX];
+      ag_out o = {line, sizeof line, 0};
+      put_str(&o, "alignguard: too many distinct failing sites; further new "
+                  "sites are counted, not reported");
+      write_line(atomic_load(&g_log_fd), &o);
+    }
+    errno = saved_errno;
+  }
+}
+
+AG_API void __alignguard_report_abort(const alignguard_site *site,
+                                      uint64_t pointer, uint64_t alignment,
+                                      int64_t offset) {
+  atomic_fetch_add_explicit(&g_violations, 1, memory_order_relaxed);
+  deliver(site, pointer, alignment, offset, 1);
+  abort();
+}
+
+/// The pair is stored as two atomics: a report racing with a change may call
+/// the old handler with the new user pointer, never the new handler with the
+/// old one. Install handlers before starting threads to avoid even that.
+AG_API alignguard_handler alignguard_set_handler(alignguard_handler fn,
+                                                 void *user) {
+  atomic_store_explicit(&g_handler_user, user, memory_order_relaxed);
+  return atomic_exchange_explicit(&g_handler, fn, memory_order_release);
+}
+
+AG_API uint64_t alignguard_violation_count(void) {
+  return atomic_load_explicit(&g_violations, memory_order_relaxed);
+}
