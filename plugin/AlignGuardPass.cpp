@@ -105,8 +105,8 @@ public:
       : F(F), M(*F.getParent()), Ctx(F.getContext()), Action(Action),
         Sites(Sites), Namer(F), ORE(&F) {}
 
-  /// Rewrites every promise of F; returns true when F changed.
-  bool run(bool IsEntry);
+  /// Rewrites the promises Found in F; returns true when F changed.
+  bool run(std::vector<AlignmentAssumption> &Found);
 
 private:
   void reportUnsupported(const AlignmentAssumption &A);
@@ -352,11 +352,11 @@ void FunctionInstrumenter::finishAssume(
   }
 }
 
-bool FunctionInstrumenter::run(bool IsEntry) {
-  std::vector<AlignmentAssumption> Found =
-      collectAlignmentAssumptions(F, IsEntry);
-  if (Found.empty())
-    return false;
+bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found) {
+  // A naked function's body is its prologue: nothing may be inserted.
+  if (F.hasFnAttribute(Attribute::Naked))
+    for (AlignmentAssumption &A : Found)
+      A.Unsupported = "the function is naked; no check can be inserted";
 
   // Group the checkable promises by the assume that makes them; parameter
   // promises (no assume yet) go under nullptr.
@@ -419,7 +419,11 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M) {
     if (F.isDeclaration() || isOptedOut(F))
       continue;
-    Changed |= FunctionInstrumenter(F, Action, Sites).run(Entries.isEntry(F));
+    // Collect first; only a function with promises pays for naming them.
+    std::vector<AlignmentAssumption> Found =
+        collectAlignmentAssumptions(F, Entries.isEntry(F));
+    if (!Found.empty())
+      Changed |= FunctionInstrumenter(F, Action, Sites).run(Found);
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

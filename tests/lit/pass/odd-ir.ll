@@ -41,3 +41,12 @@ define void @null_ptr() {
 }
 
 declare void @llvm.assume(i1)
+
+; WARN: warning: align-guard: in function 'naked': param-attr on argument #0 'p' left unchecked: the function is naked; no check can be inserted
+define void @naked(i8* align 16 %p) naked {
+; CHECK-LABEL: define void @naked({{i8\*|ptr}} align 16 %p)
+; CHECK-NEXT:    call void asm sideeffect "ret", ""()
+; CHECK-NEXT:    unreachable
+  call void asm sideeffect "ret", ""()
+  unreachable
+}
