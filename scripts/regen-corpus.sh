@@ -10,8 +10,9 @@
 #
 # Tools (override with the environment variables):
 #   CLANG14 / CLANGXX14 / LLVM_EXTRACT14   clang-14, clang++-14, llvm-extract-14
-#   RUSTC                                  rustc (LLVM 17+, opaque pointers)
-#   CXX                                    g++ for the Halide generator
+#   RUSTC                                  rustc (opaque pointers and the attributes
+#                                          of its own LLVM: 1.95 needs opt 22)
+#   CXX                                    g++, builds the Halide generator
 # Headers: Debian libeigen3-dev, libsimde-dev, libhwy-dev, libhalide14-0-dev.
 #
 # Every C-family input is typed-pointer IR from clang 14, which both opt 14
@@ -101,6 +102,7 @@ gen_hwy() {
 }
 
 gen_opencl() {
+  # No -g: clang 14 writes DW_CC_LLVM_OpenCLKernel, which opt 22 cannot read.
   emit opencl-spir64.ll opencl_kernels.cl \
     "$CLANG14" -x cl -cl-std=CL2.0 -Xclang -finclude-default-header \
     -target spir64 -S -emit-llvm -O1 "${NOPASSES[@]}" \
@@ -123,7 +125,8 @@ gen_hip() {
 }
 
 gen_rust() {
-  # rustc writes opaque pointers (`ptr`): these inputs need opt 17 or later.
+  # rustc writes opaque pointers and attributes of the LLVM it bundles
+  # (captures(...), nocreateundeforpoison): rustc.test needs LLVM 22.
   emit rustc-O0.ll rust_kernels.rs \
     "$RUSTC" --crate-type=lib --emit=llvm-ir -C opt-level=0 -C panic=abort \
     --target x86_64-unknown-linux-gnu rust_kernels.rs -o "$TMP/out.ll"
@@ -134,7 +137,13 @@ gen_rust() {
 }
 
 gen_halide() {
-  :
+  # A generator program, built against Debian's Halide 14, writes the IR; the
+  # module is already optimised by Halide's own LLVM 14 pipeline.
+  local gen=("$CXX" -std=c++17 -O1 -I/usr/include/halide14 halide_brighten.cpp
+    -o "$TMP/halide_gen" -lHalide14)
+  (cd "$SRC" && "${gen[@]}")
+  PRE_CMD="$(show "${gen[@]}")" emit halide-brighten.ll halide_brighten.cpp \
+    "$TMP/halide_gen" "$TMP/out.ll"
 }
 
 ALL=(c eigen simde hwy opencl cuda hip rust halide)

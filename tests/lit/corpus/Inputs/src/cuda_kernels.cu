@@ -22,3 +22,11 @@ __global__ void affine(float *out, Params p) {
   unsigned i = tid();
   out[i] = p.a * out[i] + p.b;
 }
+
+// align_value on a kernel parameter: `align 32` on the entry's parameter.
+typedef float *__attribute__((align_value(32))) f32_a32;
+__global__ void fill(f32_a32 out, float v) { out[tid()] = v; }
+
+// The same parameter on a device function: its callers are device code the
+// compiler sees, so it is no entry point and its attribute is left alone.
+__device__ void fill_one(f32_a32 out, float v) { out[0] = v; }
