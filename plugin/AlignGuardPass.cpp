@@ -19,6 +19,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
@@ -218,7 +219,9 @@ SiteInfo FunctionInstrumenter::siteFor(const ScalarCheck &C, Value *Alignment,
                                        const DebugLoc &Loc) const {
   SiteInfo Site;
   Site.Kind = C.From->Kind;
-  Site.Function = F.getName().str();
+  // Reports are for people: Particle::step(float), not _ZN8Particle4stepEf
+  // (demangle returns a name that is not mangled unchanged).
+  Site.Function = llvm::demangle(F.getName().str());
   Site.Subject = C.Subject;
   if (Loc) {
     Site.File = Loc->getFilename().str();

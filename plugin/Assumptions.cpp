@@ -102,7 +102,8 @@ static AlignmentAssumption readAlignBundle(CallInst &Assume, unsigned Index,
 
 /// Matches the pre-bundle form clang and others emitted:
 ///   %i = ptrtoint %p          ; optionally %o = sub %i, OFF (or add -OFF)
-///   %m = and %i|%o, 2^k-1 ; %c = icmp eq %m, 0 ; llvm.assume(%c)
+///   %m = and %i|%o, 2^k-1     ; or urem %i|%o, 2^k
+///   %c = icmp eq %m, 0 ; llvm.assume(%c)
 static bool matchLegacyCondition(Value *Cond, AlignmentAssumption &A) {
   auto *Cmp = dyn_cast<ICmpInst>(Cond);
   if (!Cmp || Cmp->getPredicate() != ICmpInst::ICMP_EQ)
@@ -113,12 +114,22 @@ static bool matchLegacyCondition(Value *Cond, AlignmentAssumption &A) {
       return false;
     Masked = Cmp->getOperand(1);
   }
+  // `and addr, 2^k-1`, or `urem addr, 2^k` as C's `(uintptr_t)p % 32 == 0`
+  // arrives before InstCombine has rewritten it.
   Value *Addr;
-  ConstantInt *Mask;
-  if (!match(Masked, m_c_And(m_Value(Addr), m_ConstantInt(Mask))))
+  ConstantInt *Mask, *Divisor;
+  APInt Alignment;
+  if (match(Masked, m_c_And(m_Value(Addr), m_ConstantInt(Mask)))) {
+    if (!Mask->getValue().isMask())
+      return false; // not 2^k-1: a bit test, not an alignment promise
+    Alignment = Mask->getValue() + 1;
+  } else if (match(Masked, m_URem(m_Value(Addr), m_ConstantInt(Divisor)))) {
+    if (!Divisor->getValue().isPowerOf2())
+      return false; // divisibility, not alignment
+    Alignment = Divisor->getValue();
+  } else {
     return false;
-  if (!Mask->getValue().isMask())
-    return false; // not 2^k-1: a bit test, not an alignment promise
+  }
 
   Value *Ptr = nullptr, *Offset = nullptr;
   ConstantInt *AddC;
@@ -131,7 +142,7 @@ static bool matchLegacyCondition(Value *Cond, AlignmentAssumption &A) {
     return false;
   }
   A.Pointer = Ptr;
-  A.Alignment = ConstantInt::get(Mask->getType(), Mask->getValue() + 1);
+  A.Alignment = ConstantInt::get(Masked->getType(), Alignment);
   A.Offset = Offset;
   return true;
 }

@@ -40,28 +40,36 @@ std::string SubjectNamer::argumentName(const Argument &A) const {
 }
 
 const Argument *SubjectNamer::underlyingArgument(const Value *V) const {
-  V = V->stripPointerCasts();
-  if (auto *A = dyn_cast<Argument>(V))
-    return A;
-  // %v = load %slot, where the only store to the alloca %slot is an argument.
-  auto *Load = dyn_cast<LoadInst>(V);
-  if (!Load)
-    return nullptr;
-  auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
-  if (!Slot)
-    return nullptr;
-  const Argument *Stored = nullptr;
-  for (const User *U : Slot->users()) {
-    if (auto *Store = dyn_cast<StoreInst>(U)) {
-      auto *Arg = dyn_cast<Argument>(Store->getValueOperand());
-      if (!Arg || Store->getPointerOperand() != Slot || (Stored && Stored != Arg))
-        return nullptr;
-      Stored = Arg;
-    } else if (!isa<LoadInst>(U) && !isa<IntrinsicInst>(U)) {
-      return nullptr; // escapes or is written some other way
+  // Spill chains are short (clang -O0, SIMDe's macros: two slots); the bound
+  // only guards against pathological IR.
+  for (unsigned Depth = 0; Depth != 8; ++Depth) {
+    V = V->stripPointerCasts();
+    if (auto *A = dyn_cast<Argument>(V))
+      return A;
+    // %v = load %slot, where the only store to the alloca %slot is X:
+    // continue with X.
+    auto *Load = dyn_cast<LoadInst>(V);
+    if (!Load)
+      return nullptr;
+    auto *Slot =
+        dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
+    if (!Slot)
+      return nullptr;
+    const Value *Stored = nullptr;
+    for (const User *U : Slot->users()) {
+      if (auto *Store = dyn_cast<StoreInst>(U)) {
+        if (Store->getPointerOperand() != Slot || Stored)
+          return nullptr; // stored more than once, or the slot escapes
+        Stored = Store->getValueOperand();
+      } else if (!isa<LoadInst>(U) && !isa<IntrinsicInst>(U)) {
+        return nullptr; // escapes or is written some other way
+      }
     }
+    if (!Stored)
+      return nullptr;
+    V = Stored;
   }
-  return Stored;
+  return nullptr;
 }
 
 std::string SubjectNamer::describe(const Value *V) const {

@@ -67,3 +67,28 @@ define void @not_alignment(i8* %p) {
 }
 
 declare void @llvm.assume(i1)
+
+; C's `__builtin_assume((uintptr_t)p % 32 == 0)` arrives as urem before
+; InstCombine turns it into `and`.
+define void @legacy_urem(double* %m) {
+; CHECK-LABEL: define void @legacy_urem(
+; CHECK:         and i64 {{%.*}}, 31
+; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 32, i64 0)
+  %i = ptrtoint double* %m to i64
+  %r = urem i64 %i, 32
+  %c = icmp eq i64 %r, 0
+  call void @llvm.assume(i1 %c)
+  ret void
+}
+
+; Divisibility by a number that is not a power of two is not alignment.
+define void @not_alignment_urem(i8* %p) {
+; CHECK-LABEL: define void @not_alignment_urem(
+; CHECK-NOT:     __alignguard
+; CHECK:         ret void
+  %i = ptrtoint i8* %p to i64
+  %r = urem i64 %i, 48
+  %c = icmp eq i64 %r, 0
+  call void @llvm.assume(i1 %c)
+  ret void
+}

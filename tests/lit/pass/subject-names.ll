@@ -1,0 +1,49 @@
+; Reports name the pointer so a user can find it: debug variable, then IR
+; name, then a description; through spill slots back to the argument; a
+; pointer loaded from a struct argument's field; functions demangled.
+; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s
+
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+
+%struct.DLTensor = type { i8*, i32, i64* }
+
+; CHECK-DAG: c"argument #0\00"
+; CHECK-DAG: c"field 0 of argument #0 'tensor'\00"
+; CHECK-DAG: c"'%local'\00"
+; CHECK-DAG: c"the result of a getelementptr\00"
+; CHECK-DAG: c"Particle::step(float)\00"
+; CHECK-DAG: c"argument #1 'self'\00"
+
+; SIMDe's load macro: the parameter goes through two spill slots.
+define void @two_slots(float* %0) {
+  %2 = alloca float*, align 8
+  %3 = alloca i8*, align 8
+  store float* %0, float** %2, align 8
+  %4 = load float*, float** %2, align 8
+  %5 = bitcast float* %4 to i8*
+  store i8* %5, i8** %3, align 8
+  %6 = load i8*, i8** %3, align 8
+  call void @llvm.assume(i1 true) [ "align"(i8* %6, i64 16) ]
+  ret void
+}
+
+define void @field(%struct.DLTensor* %tensor) {
+  %slot = getelementptr inbounds %struct.DLTensor, %struct.DLTensor* %tensor, i32 0, i32 0
+  %data = load i8*, i8** %slot, align 8
+  call void @llvm.assume(i1 true) [ "align"(i8* %data, i64 64) ]
+  ret void
+}
+
+define void @named(i8* %p) {
+  %local = getelementptr i8, i8* %p, i64 4
+  call void @llvm.assume(i1 true) [ "align"(i8* %local, i64 8) ]
+  %1 = getelementptr i8, i8* %p, i64 8
+  call void @llvm.assume(i1 true) [ "align"(i8* %1, i64 8) ]
+  ret void
+}
+
+define void @_ZN8Particle4stepEf(i8* %this, i8* align 32 %self) {
+  ret void
+}
+
+declare void @llvm.assume(i1)
