@@ -126,7 +126,8 @@ private:
   /// After the checks: keep the promise, guarded (abort, trap), or drop it
   /// and everything it fed (recover).
   void finishAssume(CallInst *Assume,
-                    ArrayRef<const AlignmentAssumption *> Checked);
+                    ArrayRef<const AlignmentAssumption *> Checked,
+                    bool FromParams);
   std::vector<ScalarCheck> scalarize(const AlignmentAssumption &A,
                                      Instruction *InsertBefore);
   DebugLoc debugLocFor(const AlignmentAssumption &A) const;
@@ -314,14 +315,23 @@ void FunctionInstrumenter::emitCheck(const ScalarCheck &C,
   case AssumptionKind::ParamAttr:
     ++NumParamChecks;
     break;
+  case AssumptionKind::ReturnAttr:
+  case AssumptionKind::Access:
+    llvm_unreachable("align-guard does not collect these kinds");
   }
 }
 
 void FunctionInstrumenter::finishAssume(
-    CallInst *Assume, ArrayRef<const AlignmentAssumption *> Checked) {
+    CallInst *Assume, ArrayRef<const AlignmentAssumption *> Checked,
+    bool FromParams) {
   if (Action != FailureAction::Recover) {
     assert(Assume && "abort and trap keep every promise in an assume");
-    Assume->setMetadata(GuardedMDName, MDNode::get(Ctx, {}));
+    // The audit reads where the promise came from (see GuardedMDName).
+    SmallVector<Metadata *, 1> Origin;
+    if (FromParams)
+      Origin.push_back(
+          MDString::get(Ctx, assumptionKindName(AssumptionKind::ParamAttr)));
+    Assume->setMetadata(GuardedMDName, MDNode::get(Ctx, Origin));
     return;
   }
   // Recover: the promise may be false from here on. Drop the bundles that
@@ -377,6 +387,7 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found) {
 
   for (auto &Group : Groups) {
     CallInst *Assume = Group.first;
+    bool FromParams = !Assume;
     ArrayRef<const AlignmentAssumption *> Promises = Group.second;
     Instruction *SplitBefore = Assume ? Assume : firstNonAllocaInstruction(F);
     keepStaticAllocasInEntry(SplitBefore);
@@ -399,7 +410,7 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found) {
                             : Namer.describe(A->Pointer))
                << " checked (" << failureActionName(Action) << ")";
       });
-    finishAssume(Assume, Promises);
+    finishAssume(Assume, Promises, FromParams);
   }
   return true;
 }

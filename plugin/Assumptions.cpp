@@ -5,6 +5,9 @@
 //===----------------------------------------------------------------------===//
 #include "Assumptions.h"
 
+#include "Compat.h"
+#include "PointerOrigins.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/InstIterator.h"
@@ -27,6 +30,10 @@ StringRef assumptionKindName(AssumptionKind Kind) {
     return "assume-icmp";
   case AssumptionKind::ParamAttr:
     return "param-attr";
+  case AssumptionKind::ReturnAttr:
+    return "return-attr";
+  case AssumptionKind::Access:
+    return "access";
   }
   llvm_unreachable("unknown assumption kind");
 }
@@ -74,6 +81,7 @@ static AlignmentAssumption readAlignBundle(CallInst &Assume, unsigned Index,
   A.Kind = AssumptionKind::AssumeBundle;
   A.F = Assume.getFunction();
   A.Assume = &Assume;
+  A.Inst = &Assume;
   A.BundleIndex = Index;
   OperandBundleUse Bundle = Assume.getOperandBundleAt(Index);
   if (Bundle.Inputs.size() < 2 || Bundle.Inputs.size() > 3) {
@@ -100,13 +108,9 @@ static AlignmentAssumption readAlignBundle(CallInst &Assume, unsigned Index,
   return A;
 }
 
-/// Matches the pre-bundle form clang and others emitted:
-///   %i = ptrtoint %p          ; optionally %o = sub %i, OFF (or add -OFF)
-///   %m = and %i|%o, 2^k-1     ; or urem %i|%o, 2^k
-///   %c = icmp eq %m, 0 ; llvm.assume(%c)
-static bool matchLegacyCondition(Value *Cond, AlignmentAssumption &A) {
+bool matchAlignmentTest(Value *Cond, AlignmentTest &Test) {
   auto *Cmp = dyn_cast<ICmpInst>(Cond);
-  if (!Cmp || Cmp->getPredicate() != ICmpInst::ICMP_EQ)
+  if (!Cmp || !Cmp->isEquality())
     return false;
   Value *Masked = Cmp->getOperand(0);
   if (!match(Cmp->getOperand(1), m_Zero())) {
@@ -118,15 +122,14 @@ static bool matchLegacyCondition(Value *Cond, AlignmentAssumption &A) {
   // arrives before InstCombine has rewritten it.
   Value *Addr;
   ConstantInt *Mask, *Divisor;
-  APInt Alignment;
   if (match(Masked, m_c_And(m_Value(Addr), m_ConstantInt(Mask)))) {
     if (!Mask->getValue().isMask())
-      return false; // not 2^k-1: a bit test, not an alignment promise
-    Alignment = Mask->getValue() + 1;
+      return false; // not 2^k-1: a bit test, not an alignment test
+    Test.Alignment = Mask->getValue() + 1;
   } else if (match(Masked, m_URem(m_Value(Addr), m_ConstantInt(Divisor)))) {
     if (!Divisor->getValue().isPowerOf2())
       return false; // divisibility, not alignment
-    Alignment = Divisor->getValue();
+    Test.Alignment = Divisor->getValue();
   } else {
     return false;
   }
@@ -141,18 +144,62 @@ static bool matchLegacyCondition(Value *Cond, AlignmentAssumption &A) {
   } else {
     return false;
   }
-  A.Pointer = Ptr;
-  A.Alignment = ConstantInt::get(Masked->getType(), Alignment);
-  A.Offset = Offset;
+  Test.Pointer = Ptr;
+  Test.Offset = Offset;
+  Test.AlignedWhenTrue = Cmp->getPredicate() == ICmpInst::ICMP_EQ;
   return true;
 }
 
-std::vector<AlignmentAssumption> collectAlignmentAssumptions(Function &F,
-                                                             bool IsEntry) {
+/// The alignment an access needs without any promise: its scalar element's
+/// ABI alignment (a <8 x float> load needs 4).
+static Align naturalAlignment(Type *Ty, const DataLayout &DL) {
+  return DL.getABITypeAlign(Ty->getScalarType());
+}
+
+/// The over-aligned memory accesses of I: (pointer operand index, alignment,
+/// accessed type). A memcpy has two.
+static void
+overAlignedAccesses(Instruction &I, const DataLayout &DL,
+                    SmallVectorImpl<std::pair<unsigned, Align>> &Out) {
+  auto Add = [&](unsigned PtrIdx, MaybeAlign A, Type *Ty) {
+    if (A && *A > naturalAlignment(Ty, DL))
+      Out.push_back({PtrIdx, *A});
+  };
+  LLVMContext &Ctx = I.getContext();
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    Add(LI->getPointerOperandIndex(), LI->getAlign(), LI->getType());
+  else if (auto *SI = dyn_cast<StoreInst>(&I))
+    Add(SI->getPointerOperandIndex(), SI->getAlign(),
+        SI->getValueOperand()->getType());
+  else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+    Add(0, MT->getDestAlign(), Type::getInt8Ty(Ctx));
+    Add(1, MT->getSourceAlign(), Type::getInt8Ty(Ctx));
+  } else if (auto *MS = dyn_cast<MemSetInst>(&I))
+    Add(0, MS->getDestAlign(), Type::getInt8Ty(Ctx));
+  else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    unsigned PtrIdx;
+    Type *Ty;
+    if (II->getIntrinsicID() == Intrinsic::masked_load) {
+      PtrIdx = 0;
+      Ty = II->getType();
+    } else if (II->getIntrinsicID() == Intrinsic::masked_store) {
+      PtrIdx = 1;
+      Ty = II->getArgOperand(0)->getType();
+    } else {
+      return;
+    }
+    Add(PtrIdx, compat::maskedAccessAlign(*II, PtrIdx), Ty);
+  }
+}
+
+std::vector<AlignmentAssumption>
+collectAlignmentAssumptions(Function &F, bool IsEntry,
+                            const CollectScope &Scope) {
   std::vector<AlignmentAssumption> Found;
   const DataLayout &DL = F.getParent()->getDataLayout();
+  Type *I64 = Type::getInt64Ty(F.getContext());
 
-  if (IsEntry) {
+  if (Scope.AllParams || (Scope.EntryParams && IsEntry)) {
     for (Argument &Arg : F.args()) {
       MaybeAlign Align = F.getParamAlign(Arg.getArgNo());
       if (!Align || isCalleeOwnedCopy(Arg))
@@ -162,28 +209,86 @@ std::vector<AlignmentAssumption> collectAlignmentAssumptions(Function &F,
       A.F = &F;
       A.Param = &Arg;
       A.Pointer = &Arg;
-      A.Alignment =
-          ConstantInt::get(Type::getInt64Ty(F.getContext()), Align->value());
+      A.Alignment = ConstantInt::get(I64, Align->value());
       A.Unsupported = whyPointerUnsupported(&Arg, DL);
       Found.push_back(std::move(A));
     }
   }
 
-  for (Instruction &I : instructions(F)) {
-    auto *Assume = dyn_cast<AssumeInst>(&I);
-    if (!Assume || Assume->getMetadata(GuardedMDName))
-      continue;
-    for (unsigned Idx = 0, E = Assume->getNumOperandBundles(); Idx != E; ++Idx)
-      if (Assume->getOperandBundleAt(Idx).getTagName() == "align")
-        Found.push_back(readAlignBundle(*Assume, Idx, DL));
+  if (Scope.Returns)
+    if (MaybeAlign RetAlign = F.getAttributes().getRetAlignment())
+      for (BasicBlock &BB : F)
+        if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+          if (Value *V = Ret->getReturnValue()) {
+            AlignmentAssumption A;
+            A.Kind = AssumptionKind::ReturnAttr;
+            A.F = &F;
+            A.Inst = Ret;
+            A.Pointer = V;
+            A.Alignment = ConstantInt::get(I64, RetAlign->value());
+            A.Unsupported = whyPointerUnsupported(V, DL);
+            Found.push_back(std::move(A));
+          }
 
-    AlignmentAssumption A;
-    A.Kind = AssumptionKind::AssumeICmp;
-    A.F = &F;
-    A.Assume = Assume;
-    if (matchLegacyCondition(Assume->getArgOperand(0), A)) {
-      A.Unsupported = whyPointerUnsupported(A.Pointer, DL);
-      Found.push_back(std::move(A));
+  for (Instruction &I : instructions(F)) {
+    if (auto *Assume = dyn_cast<AssumeInst>(&I)) {
+      bool Guarded = Assume->getMetadata(GuardedMDName) != nullptr;
+      if (Guarded && !Scope.GuardedAssumes)
+        continue;
+      for (unsigned Idx = 0, E = Assume->getNumOperandBundles(); Idx != E;
+           ++Idx)
+        if (Assume->getOperandBundleAt(Idx).getTagName() == "align") {
+          Found.push_back(readAlignBundle(*Assume, Idx, DL));
+          Found.back().Guarded = Guarded;
+        }
+
+      AlignmentTest Test;
+      if (matchAlignmentTest(Assume->getArgOperand(0), Test) &&
+          Test.AlignedWhenTrue) {
+        AlignmentAssumption A;
+        A.Kind = AssumptionKind::AssumeICmp;
+        A.F = &F;
+        A.Assume = Assume;
+        A.Inst = Assume;
+        A.Pointer = Test.Pointer;
+        A.Alignment = ConstantInt::get(Assume->getContext(), Test.Alignment);
+        A.Offset = Test.Offset;
+        A.Guarded = Guarded;
+        A.Unsupported = whyPointerUnsupported(A.Pointer, DL);
+        Found.push_back(std::move(A));
+      }
+      continue;
+    }
+
+    if (Scope.Returns)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (MaybeAlign RetAlign = CB->getRetAlign()) {
+          AlignmentAssumption A;
+          A.Kind = AssumptionKind::ReturnAttr;
+          A.F = &F;
+          A.Inst = CB;
+          A.Pointer = CB;
+          A.Alignment = ConstantInt::get(I64, RetAlign->value());
+          A.Unsupported = whyPointerUnsupported(CB, DL);
+          Found.push_back(std::move(A));
+        }
+
+    if (Scope.Accesses && IsEntry) {
+      SmallVector<std::pair<unsigned, Align>, 2> Accesses;
+      overAlignedAccesses(I, DL, Accesses);
+      for (auto &Access : Accesses) {
+        Value *Ptr = I.getOperand(Access.first);
+        if (!isa<Argument>(pointerRoot(Ptr)))
+          continue;
+        AlignmentAssumption A;
+        A.Kind = AssumptionKind::Access;
+        A.F = &F;
+        A.Inst = &I;
+        A.Pointer = Ptr;
+        A.Alignment = ConstantInt::get(I64, Access.second.value());
+        A.Unsupported = whyPointerUnsupported(Ptr, DL);
+        Found.push_back(std::move(A));
+      }
     }
   }
   return Found;

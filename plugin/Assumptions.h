@@ -9,6 +9,12 @@
 //   call void @llvm.assume(i1 %c)                                     icmp
 //   define void @k(ptr align 64 %p)                  param-attr (entry only)
 //
+// The audit also asks for the promises align-guard does not rewrite:
+//
+//   %p = call align 64 ptr @aligned_buf()                            return
+//   define align 64 ptr @aligned_buf()                                return
+//   load <8 x float>, ptr %in, align 32   ; %in an entry's argument   access
+//
 // A promise the pass cannot check keeps a reason in Unsupported instead of
 // being dropped, so callers can report it.
 //
@@ -16,6 +22,7 @@
 #ifndef ALIGNGUARD_ASSUMPTIONS_H
 #define ALIGNGUARD_ASSUMPTIONS_H
 
+#include "llvm/ADT/APInt.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 
@@ -26,13 +33,33 @@ namespace alignguard {
 
 /// The metadata kind that marks an llvm.assume whose promises AlignGuard
 /// already guards, so that a second run (clang's pipeline-start hook and an
-/// explicit opt run, say) leaves it alone.
+/// explicit opt run, say) leaves it alone. Its node names the form the
+/// promise had before: `!{!"param-attr"}` for an assume that replaced an
+/// `align` parameter, `!{}` for an assume that was one already.
 inline constexpr const char *GuardedMDName = "alignguard.guarded";
 
-enum class AssumptionKind { AssumeBundle, AssumeICmp, ParamAttr };
+/// The values are the runtime's enum alignguard_kind.
+enum class AssumptionKind { AssumeBundle, AssumeICmp, ParamAttr, ReturnAttr,
+                            Access };
 
-/// `assume-bundle`, `assume-icmp`, `param-attr`: the names the docs use.
+/// `assume-bundle`, `assume-icmp`, `param-attr`, `return-attr`, `access`:
+/// the names the docs, the audit and the runtime use.
 llvm::StringRef assumptionKindName(AssumptionKind Kind);
+
+/// Which promises collectAlignmentAssumptions lists.
+struct CollectScope {
+  /// `align` parameters of an entry point (the pass checks these).
+  bool EntryParams = true;
+  /// `align` parameters of every definition (the audit lists them all).
+  bool AllParams = false;
+  /// Assumes align-guard has already guarded (skipped by the pass).
+  bool GuardedAssumes = false;
+  /// `align` on call results and on F's own return value.
+  bool Returns = false;
+  /// Loads, stores, masked accesses and memory intrinsics aligned beyond
+  /// what their element type needs, on a pointer from F's arguments.
+  bool Accesses = false;
+};
 
 struct AlignmentAssumption {
   AssumptionKind Kind;
@@ -43,6 +70,11 @@ struct AlignmentAssumption {
   unsigned BundleIndex = 0;
   /// The parameter carrying `align N` (param-attr kind).
   llvm::Argument *Param = nullptr;
+  /// The call, ret or memory access making the promise (return-attr and
+  /// access kinds); the assume for the others.
+  llvm::Instruction *Inst = nullptr;
+  /// The assume carries GuardedMDName (only with CollectScope::GuardedAssumes).
+  bool Guarded = false;
   /// The pointer (or fixed vector of pointers) promised to be aligned.
   llvm::Value *Pointer = nullptr;
   /// An integer; a ConstantInt when the alignment is known when compiling.
@@ -57,11 +89,24 @@ struct AlignmentAssumption {
   bool isTrivial() const;
 };
 
-/// All alignment promises of F, in instruction order, parameter attributes
-/// first. Parameter attributes are collected only when IsEntry. Assumes that
-/// carry GuardedMDName are skipped: they are already checked.
-std::vector<AlignmentAssumption> collectAlignmentAssumptions(llvm::Function &F,
-                                                             bool IsEntry);
+/// All alignment promises of F that Scope asks for, parameter and return
+/// attributes first, then in instruction order. IsEntry says whether F is a
+/// kernel entry point (EntryParams, Accesses).
+std::vector<AlignmentAssumption>
+collectAlignmentAssumptions(llvm::Function &F, bool IsEntry,
+                            const CollectScope &Scope = CollectScope());
+
+/// A pointer test `(ptrtoint P - Offset) & (A-1) ==/!= 0` (or `urem` by A):
+/// legacy assumes hold one, and so do checks that code does itself.
+struct AlignmentTest {
+  llvm::Value *Pointer = nullptr;
+  llvm::APInt Alignment;
+  llvm::Value *Offset = nullptr; ///< null: zero
+  bool AlignedWhenTrue = true;   ///< `icmp eq` (true) or `icmp ne` (false)
+};
+
+/// Reads Cond as an AlignmentTest, or returns false.
+bool matchAlignmentTest(llvm::Value *Cond, AlignmentTest &Test);
 
 /// True when an `align` on this parameter is ABI bookkeeping for a copy the
 /// callee owns (byval, inalloca, preallocated), not a caller's promise.

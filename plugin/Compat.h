@@ -9,6 +9,7 @@
 #define ALIGNGUARD_COMPAT_H
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
@@ -92,6 +93,20 @@ inline llvm::CallInst *createTrap(llvm::IRBuilderBase &B) {
   llvm::Function *Trap = llvm::Intrinsic::getDeclaration(M, llvm::Intrinsic::trap);
 #endif
   return B.CreateCall(Trap);
+}
+
+/// The alignment of a masked load or store, whose pointer is operand
+/// PtrIdx: an i32 operand after the pointer before LLVM 22, the pointer's
+/// `align` attribute from 22 on.
+inline llvm::MaybeAlign maskedAccessAlign(const llvm::IntrinsicInst &II,
+                                          unsigned PtrIdx) {
+#if LLVM_VERSION_MAJOR >= 22
+  return II.getParamAlign(PtrIdx);
+#else
+  if (auto *C = llvm::dyn_cast<llvm::ConstantInt>(II.getArgOperand(PtrIdx + 1)))
+    return llvm::MaybeAlign(C->getZExtValue());
+  return llvm::MaybeAlign();
+#endif
 }
 
 } // namespace compat

@@ -2,6 +2,7 @@
 #include "SubjectNames.h"
 
 #include "Compat.h"
+#include "PointerOrigins.h"
 
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
@@ -39,41 +40,8 @@ std::string SubjectNamer::argumentName(const Argument &A) const {
   return Name;
 }
 
-const Argument *SubjectNamer::underlyingArgument(const Value *V) const {
-  // Spill chains are short (clang -O0, SIMDe's macros: two slots); the bound
-  // only guards against pathological IR.
-  for (unsigned Depth = 0; Depth != 8; ++Depth) {
-    V = V->stripPointerCasts();
-    if (auto *A = dyn_cast<Argument>(V))
-      return A;
-    // %v = load %slot, where the only store to the alloca %slot is X:
-    // continue with X.
-    auto *Load = dyn_cast<LoadInst>(V);
-    if (!Load)
-      return nullptr;
-    auto *Slot =
-        dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
-    if (!Slot)
-      return nullptr;
-    const Value *Stored = nullptr;
-    for (const User *U : Slot->users()) {
-      if (auto *Store = dyn_cast<StoreInst>(U)) {
-        if (Store->getPointerOperand() != Slot || Stored)
-          return nullptr; // stored more than once, or the slot escapes
-        Stored = Store->getValueOperand();
-      } else if (!isa<LoadInst>(U) && !isa<IntrinsicInst>(U)) {
-        return nullptr; // escapes or is written some other way
-      }
-    }
-    if (!Stored)
-      return nullptr;
-    V = Stored;
-  }
-  return nullptr;
-}
-
 std::string SubjectNamer::describe(const Value *V) const {
-  if (const Argument *A = underlyingArgument(V)) {
+  if (const Argument *A = argumentOf(V)) {
     std::string S = "argument #" + std::to_string(A->getArgNo());
     std::string Name = argumentName(*A);
     return Name.empty() ? S : S + " '" + Name + "'";
@@ -91,7 +59,7 @@ std::string SubjectNamer::describe(const Value *V) const {
       if (GEP->getNumIndices() == 2)
         if (auto *Field = dyn_cast<ConstantInt>(GEP->getOperand(2)))
           if (const Argument *Base =
-                  underlyingArgument(GEP->getPointerOperand()))
+                  argumentOf(GEP->getPointerOperand()))
             return "field " + std::to_string(Field->getZExtValue()) + " of " +
                    describe(Base);
   if (Stripped->hasName())

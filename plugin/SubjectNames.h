@@ -35,9 +35,6 @@ public:
 
 private:
   std::string variableName(const llvm::Value *V) const;
-  /// The argument whose value V holds, seeing through spills to allocas
-  /// and reloads (clang -O0 spills every argument; macros add more slots).
-  const llvm::Argument *underlyingArgument(const llvm::Value *V) const;
 
   llvm::DenseMap<const llvm::Value *, const llvm::DILocalVariable *> Vars;
 };

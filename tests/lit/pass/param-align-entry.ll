@@ -29,7 +29,7 @@ define void @vadd(float* %a, float* align 64 %b, float* align 32 %c) {
 ; CHECK-NEXT:    [[C:%.*]] = ptrtoint {{float\*|ptr}} %c to i64
 ; CHECK-NEXT:    [[CL:%.*]] = and i64 [[C]], 31
 ; CHECK:       alignguard.ok{{[0-9]*}}:
-; ABORT-NEXT:    call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %b, i64 64), "align"({{float\*|ptr}} %c, i64 32) ], !alignguard.guarded
+; ABORT-NEXT:    call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %b, i64 64), "align"({{float\*|ptr}} %c, i64 32) ], !alignguard.guarded [[ORIGIN:![0-9]+]]
 ; TRAP-NEXT:     call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %b, i64 64), "align"({{float\*|ptr}} %c, i64 32) ], !alignguard.guarded
 ; RECOVER-NOT:   @llvm.assume
 ; CHECK-NEXT:    store float 1.0
@@ -67,3 +67,6 @@ define void @lanes(<2 x i8*> align 16 %v) {
 ; ABORT:         call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} [[L0]], i64 16), "align"({{i8\*|ptr}} [[L1]], i64 16) ]
   ret void
 }
+
+; The guarded assume remembers it was a parameter attribute (for the audit).
+; ABORT: [[ORIGIN]] = !{!"param-attr"}

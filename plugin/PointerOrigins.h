@@ -1,0 +1,38 @@
+//===- PointerOrigins.h - Where a pointer value comes from -------*- C++ -*-===//
+//
+// Promises and checks name the same pointer through different SSA values:
+// clang -O0 spills every argument to an alloca and reloads it for each use,
+// and an access adds a GEP to the checked base. These helpers see through
+// both, so `load %p.addr` twice is one pointer, and `gep %in, %i` is %in's.
+//
+//   %p.addr = alloca ptr ; store ptr %p, ptr %p.addr
+//   %0 = load ptr, ptr %p.addr      spilledValue(%0) == %p
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_POINTERORIGINS_H
+#define ALIGNGUARD_POINTERORIGINS_H
+
+#include "llvm/IR/Argument.h"
+#include "llvm/IR/Instructions.h"
+
+namespace alignguard {
+
+/// The value a reload of a spill slot reads: L loads from an alloca that
+/// is stored exactly once and otherwise only loaded. Null otherwise.
+const llvm::Value *spilledValue(const llvm::LoadInst &L);
+
+/// V with pointer casts and spill reloads stripped (not GEPs): the same
+/// address under another name.
+const llvm::Value *sameAddress(const llvm::Value *V);
+
+/// The object V points into: GEPs, casts and spill reloads stripped.
+const llvm::Value *pointerRoot(const llvm::Value *V);
+
+/// The argument whose value V is (casts and spill reloads stripped), or null.
+inline const llvm::Argument *argumentOf(const llvm::Value *V) {
+  return llvm::dyn_cast<llvm::Argument>(sameAddress(V));
+}
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_POINTERORIGINS_H
