@@ -9,6 +9,7 @@
 #define ALIGNGUARD_COMPAT_H
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
@@ -106,6 +107,16 @@ inline llvm::MaybeAlign maskedAccessAlign(const llvm::IntrinsicInst &II,
   if (auto *C = llvm::dyn_cast<llvm::ConstantInt>(II.getArgOperand(PtrIdx + 1)))
     return llvm::MaybeAlign(C->getZExtValue());
   return llvm::MaybeAlign();
+#endif
+}
+
+/// The number of low bits known zero in S (renamed in LLVM 17).
+inline uint32_t minTrailingZeros(llvm::ScalarEvolution &SE,
+                                 const llvm::SCEV *S) {
+#if LLVM_VERSION_MAJOR >= 17
+  return SE.getMinTrailingZeros(S);
+#else
+  return SE.GetMinTrailingZeros(S);
 #endif
 }
 

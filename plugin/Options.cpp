@@ -23,10 +23,29 @@ StringRef failureActionName(FailureAction Action) {
   llvm_unreachable("unknown failure action");
 }
 
-static Error invalidParameter(StringRef Param, const Twine &Why) {
-  return make_error<StringError>("invalid align-guard pass parameter '" +
+static Error invalidParameter(StringRef Pass, StringRef Param,
+                              const Twine &Why) {
+  return make_error<StringError>("invalid " + Pass + " pass parameter '" +
                                      Param + "': " + Why,
                                  inconvertibleErrorCode());
+}
+
+/// Handles `entry=GLOB` and `exclude=GLOB`, shared by both passes. Returns
+/// false when Param is neither; an Error when it is one but is bad.
+static Expected<bool> parseEntryGlob(StringRef Pass, StringRef Param,
+                                     std::vector<std::string> &Entry,
+                                     std::vector<std::string> &Exclude) {
+  StringRef Key, Value;
+  std::tie(Key, Value) = Param.split('=');
+  if (Key != "entry" && Key != "exclude")
+    return false;
+  if (Value.empty())
+    return invalidParameter(Pass, Param, "expected " + Key + "=GLOB");
+  Expected<GlobPattern> Glob = GlobPattern::create(Value);
+  if (!Glob)
+    return invalidParameter(Pass, Param, toString(Glob.takeError()));
+  (Key == "entry" ? Entry : Exclude).push_back(Value.str());
+  return true;
 }
 
 /// Returns the action a bare word names, or false when it names none.
@@ -52,27 +71,70 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     FailureAction Action;
     if (parseActionWord(Param, Action)) {
       if (!ActionWord.empty() && ActionWord != Param)
-        return invalidParameter(Param, "conflicts with '" + ActionWord +
-                                           "'; give one failure action");
+        return invalidParameter("align-guard", Param,
+                                "conflicts with '" + ActionWord +
+                                    "'; give one failure action");
       ActionWord = Param;
       Opts.Action = Action;
       continue;
     }
 
-    StringRef Key, Value;
-    std::tie(Key, Value) = Param.split('=');
-    if (Key == "entry" || Key == "exclude") {
-      if (Value.empty())
-        return invalidParameter(Param, "expected " + Key + "=GLOB");
-      Expected<GlobPattern> Glob = GlobPattern::create(Value);
-      if (!Glob)
-        return invalidParameter(Param, toString(Glob.takeError()));
-      (Key == "entry" ? Opts.EntryGlobs : Opts.ExcludeGlobs)
-          .push_back(Value.str());
+    Expected<bool> IsGlob = parseEntryGlob("align-guard", Param,
+                                           Opts.EntryGlobs, Opts.ExcludeGlobs);
+    if (!IsGlob)
+      return IsGlob.takeError();
+    if (*IsGlob)
+      continue;
+    return invalidParameter(
+        "align-guard", Param,
+        "expected abort, trap, recover, entry=GLOB or exclude=GLOB");
+  }
+  return Opts;
+}
+
+Expected<AuditOptions> parseAuditOptions(StringRef Params) {
+  AuditOptions Opts;
+  StringRef FormatWord;
+  while (!Params.empty()) {
+    StringRef Param;
+    std::tie(Param, Params) = Params.split(';');
+    if (Param.empty())
+      continue;
+    if (Param == "json" || Param == "sarif" || Param == "table") {
+      if (!FormatWord.empty() && FormatWord != Param)
+        return invalidParameter("align-guard-audit", Param,
+                                "conflicts with '" + FormatWord +
+                                    "'; give one format");
+      FormatWord = Param;
+      Opts.Format = Param == "json"    ? AuditFormat::JSON
+                    : Param == "sarif" ? AuditFormat::SARIF
+                                       : AuditFormat::Table;
       continue;
     }
-    return invalidParameter(
-        Param, "expected abort, trap, recover, entry=GLOB or exclude=GLOB");
+    if (Param == "all") {
+      Opts.All = true;
+      continue;
+    }
+    if (Param == "fail-on-unchecked") {
+      Opts.FailOnUnchecked = true;
+      continue;
+    }
+    if (Param.consume_front("output=")) {
+      if (Param.empty())
+        return invalidParameter("align-guard-audit", "output=",
+                                "expected output=FILE");
+      Opts.Output = Param.str();
+      continue;
+    }
+    Expected<bool> IsGlob = parseEntryGlob(
+        "align-guard-audit", Param, Opts.EntryGlobs, Opts.ExcludeGlobs);
+    if (!IsGlob)
+      return IsGlob.takeError();
+    if (*IsGlob)
+      continue;
+    return invalidParameter("align-guard-audit", Param,
+                            "expected table, json, sarif, output=FILE, all, "
+                            "fail-on-unchecked, entry=GLOB or exclude=GLOB");
   }
   return Opts;
 }

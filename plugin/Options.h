@@ -44,6 +44,26 @@ struct AlignGuardOptions {
 /// Parses the parameter text of `align-guard<...>` (without the brackets).
 llvm::Expected<AlignGuardOptions> parseAlignGuardOptions(llvm::StringRef Params);
 
+enum class AuditFormat { Table, JSON, SARIF };
+
+/// The parameters of `align-guard-audit<json|sarif;output=FILE;all;
+/// fail-on-unchecked;entry=GLOB;exclude=GLOB>`.
+struct AuditOptions {
+  AuditFormat Format = AuditFormat::Table;
+  /// Where the report goes; empty: the table to stderr, JSON and SARIF to
+  /// stdout. `%m` is replaced by the module's source file name, so one
+  /// clang build writes one file per translation unit.
+  std::string Output;
+  /// List every promise, not only the unchecked and unsupported ones.
+  bool All = false;
+  /// Fail the run (an error diagnostic) when a promise is unchecked.
+  bool FailOnUnchecked = false;
+  /// Entry points, as for align-guard (they decide the `access` kind).
+  std::vector<std::string> EntryGlobs, ExcludeGlobs;
+};
+
+llvm::Expected<AuditOptions> parseAuditOptions(llvm::StringRef Params);
+
 /// True when Name is `PassName` or `PassName<params>`; sets Params to the
 /// text between the brackets (empty for the bare name). Our own copy of PassBuilder::parsePassParameters' name handling, which is
 /// not public in LLVM 14.

@@ -12,6 +12,7 @@
 //   ALIGNGUARD_PIPELINE='align-guard<trap>' clang -O2 -fpass-plugin=... k.c
 //
 //===----------------------------------------------------------------------===//
+#include "AlignGuardAuditPass.h"
 #include "AlignGuardPass.h"
 #include "Compat.h"
 #include "Diagnostics.h"
@@ -43,17 +44,26 @@ private:
   std::string Message;
 };
 
+/// Adds PassT built from the parsed parameters, or the error in their place.
+template <typename PassT, typename OptionsT>
+void addPass(ModulePassManager &MPM, Expected<OptionsT> Opts) {
+  if (!Opts)
+    MPM.addPass(ReportErrorPass(toString(Opts.takeError())));
+  else
+    MPM.addPass(PassT(std::move(*Opts)));
+}
+
 bool parseModulePass(StringRef Name, ModulePassManager &MPM) {
   StringRef Params;
-  if (!matchPassName(Name, "align-guard", Params))
-    return false;
-  Expected<AlignGuardOptions> Opts = parseAlignGuardOptions(Params);
-  if (!Opts) {
-    MPM.addPass(ReportErrorPass(toString(Opts.takeError())));
+  if (matchPassName(Name, "align-guard", Params)) {
+    addPass<AlignGuardPass>(MPM, parseAlignGuardOptions(Params));
     return true;
   }
-  MPM.addPass(AlignGuardPass(std::move(*Opts)));
-  return true;
+  if (matchPassName(Name, "align-guard-audit", Params)) {
+    addPass<AlignGuardAuditPass>(MPM, parseAuditOptions(Params));
+    return true;
+  }
+  return false;
 }
 
 constexpr const char *PipelineEnvVar = "ALIGNGUARD_PIPELINE";

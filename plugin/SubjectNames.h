@@ -2,7 +2,9 @@
 //
 // A report must let a user find the pointer in their source. Names come, in
 // this order, from debug info (the source variable), the IR value's name,
-// and a description of the value (`argument #2`, `field 0 of argument #0`).
+// and a description of the value (`argument #2`, `A->data` for a pointer
+// loaded from a struct field: the member's name from debug info, DLPack's
+// names for a DLTensor, else `field<k>`).
 // Arguments count from 0, as LLVM's getArgNo() does.
 //
 //   define void @vadd(ptr %a, ptr align 64 %b)  ->  "argument #1 'b'"
@@ -16,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
 
 #include <string>
 
@@ -34,7 +37,11 @@ public:
   std::string argumentName(const llvm::Argument &A) const;
 
 private:
+  /// The debug variable of V (for an argument, also its -O0 spill slot's).
+  const llvm::DILocalVariable *variableOf(const llvm::Value *V) const;
   std::string variableName(const llvm::Value *V) const;
+  /// `base->field` for a load from a struct field, or "".
+  std::string fieldLoad(const llvm::LoadInst &L) const;
 
   llvm::DenseMap<const llvm::Value *, const llvm::DILocalVariable *> Vars;
 };

@@ -6,9 +6,16 @@
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
 %struct.DLTensor = type { i8*, i32, i64* }
+; TVM's DLTensor: an anonymous type, recognised by its shape.
+%0 = type { i8*, %1, i32, %2, i64*, i64*, i64 }
+%1 = type { i32, i32 }
+%2 = type { i8, i8, i16 }
+%pair = type { i8*, i8* }
 
 ; CHECK-DAG: c"argument #0\00"
-; CHECK-DAG: c"field 0 of argument #0 'tensor'\00"
+; CHECK-DAG: c"tensor->data\00"
+; CHECK-DAG: c"arg.B->data\00"
+; CHECK-DAG: c"pair->field1\00"
 ; CHECK-DAG: c"'%local'\00"
 ; CHECK-DAG: c"the result of a getelementptr\00"
 ; CHECK-DAG: c"Particle::step(float)\00"
@@ -31,6 +38,22 @@ define void @field(%struct.DLTensor* %tensor) {
   %slot = getelementptr inbounds %struct.DLTensor, %struct.DLTensor* %tensor, i32 0, i32 0
   %data = load i8*, i8** %slot, align 8
   call void @llvm.assume(i1 true) [ "align"(i8* %data, i64 64) ]
+  ret void
+}
+
+define void @tvm_style(i8** %args) {
+  %arg.B = load %0*, %0** bitcast (i8** @slot to %0**), align 8
+  %field = getelementptr inbounds %0, %0* %arg.B, i64 0, i32 0
+  %1 = load i8*, i8** %field, align 8
+  call void @llvm.assume(i1 true) [ "align"(i8* %1, i64 64) ]
+  ret void
+}
+@slot = external global i8*
+
+define void @generic_field(%pair* %pair) {
+  %f = getelementptr inbounds %pair, %pair* %pair, i32 0, i32 1
+  %second = load i8*, i8** %f
+  call void @llvm.assume(i1 true) [ "align"(i8* %second, i64 16) ]
   ret void
 }
 

@@ -1,0 +1,411 @@
+//===- AlignGuardAuditPass.cpp - List alignment promises and their checks -===//
+//
+// See AlignGuardAuditPass.h. Collect every promise (Assumptions.h), decide
+// its status from the facts each function establishes (AlignmentFacts.h),
+// following internal calls for `implied`, then write the report
+// (AuditReport.h) and one optimisation remark per finding.
+//
+//===----------------------------------------------------------------------===//
+#include "AlignGuardAuditPass.h"
+
+#include "AlignmentFacts.h"
+#include "Assumptions.h"
+#include "AuditReport.h"
+#include "Diagnostics.h"
+#include "EntryPoints.h"
+#include "PointerOrigins.h"
+#include "SubjectNames.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cctype>
+#include <map>
+#include <memory>
+
+using namespace llvm;
+
+#define DEBUG_TYPE "align-guard"
+
+namespace alignguard {
+namespace {
+
+struct Verdict {
+  AuditStatus Status;
+  std::string Reason; ///< empty: none
+};
+
+std::string describeLocation(const DebugLoc &DL) {
+  if (!DL)
+    return "";
+  return (" at " + DL->getFilename() + ":" + Twine(DL.getLine())).str();
+}
+
+class Auditor {
+public:
+  Auditor(Module &M, FunctionAnalysisManager &FAM, const AuditOptions &Opts)
+      : M(M), FAM(FAM), Entries(M, entryOptions(Opts)) {}
+
+  AuditReport run();
+
+private:
+  static AlignGuardOptions entryOptions(const AuditOptions &Opts) {
+    AlignGuardOptions EO;
+    EO.EntryGlobs = Opts.EntryGlobs;
+    EO.ExcludeGlobs = Opts.ExcludeGlobs;
+    return EO;
+  }
+
+  AlignmentFacts &factsFor(Function &F);
+  SubjectNamer &namerFor(Function &F);
+  Verdict classify(const AlignmentAssumption &A);
+  /// Whether Ptr is known to be Alignment-aligned at At.
+  Verdict pointerVerdict(Value *Ptr, uint64_t Alignment, Instruction *At);
+  /// Whether every caller of Arg's function passes an aligned pointer.
+  Verdict paramVerdict(Argument &Arg, uint64_t Alignment);
+  AuditFinding describe(const AlignmentAssumption &A, const Verdict &V);
+  void remark(const AlignmentAssumption &A, const AuditFinding &F);
+
+  Module &M;
+  FunctionAnalysisManager &FAM;
+  EntryPoints Entries;
+  DenseMap<Function *, std::unique_ptr<AlignmentFacts>> Facts;
+  DenseMap<Function *, std::unique_ptr<SubjectNamer>> Namers;
+  /// paramVerdict results by (argument, alignment); an entry without a
+  /// verdict yet is a query in progress (recursion: assumed to hold).
+  std::map<std::pair<Argument *, uint64_t>, std::optional<Verdict>> Params;
+};
+
+AlignmentFacts &Auditor::factsFor(Function &F) {
+  std::unique_ptr<AlignmentFacts> &Slot = Facts[&F];
+  if (!Slot)
+    Slot = std::make_unique<AlignmentFacts>(
+        F, FAM.getResult<DominatorTreeAnalysis>(F),
+        &FAM.getResult<ScalarEvolutionAnalysis>(F));
+  return *Slot;
+}
+
+SubjectNamer &Auditor::namerFor(Function &F) {
+  std::unique_ptr<SubjectNamer> &Slot = Namers[&F];
+  if (!Slot)
+    Slot = std::make_unique<SubjectNamer>(F);
+  return *Slot;
+}
+
+Verdict Auditor::pointerVerdict(Value *Ptr, uint64_t Alignment,
+                                Instruction *At) {
+  Function &F = *At->getFunction();
+  const AlignmentFact *Fact =
+      factsFor(F).find(Ptr, Alignment, 0, At, /*Ignore=*/At);
+  if (Fact && Fact->Source == FactSource::GuardedAssume)
+    return {AuditStatus::Guarded, ""};
+  if (Fact && Fact->Source == FactSource::CodeCheck)
+    return {AuditStatus::Checked, ""};
+  if (Fact)
+    return {AuditStatus::Unchecked,
+            "rests on an unchecked assume" +
+                describeLocation(Fact->Where->getDebugLoc())};
+  // A parameter plus a constant multiple of the alignment (seen through
+  // casts and spill slots): as aligned as the callers make it.
+  const DataLayout &DL = M.getDataLayout();
+  APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  auto *Arg = dyn_cast<Argument>(const_cast<Value *>(
+      sameAddress(Ptr->stripAndAccumulateConstantOffsets(DL, Off, true))));
+  if (!Arg || Off.urem(Alignment) != 0)
+    return {AuditStatus::Unchecked, "nothing checks it"};
+  MaybeAlign Promised = F.getParamAlign(Arg->getArgNo());
+  if (!F.hasLocalLinkage() && (!Promised || Promised->value() < Alignment))
+    return {AuditStatus::Unchecked, "nothing checks it"};
+  Verdict V = paramVerdict(*Arg, Alignment);
+  if (isVerified(V.Status))
+    return {AuditStatus::Implied, ""};
+  return V;
+}
+
+Verdict Auditor::paramVerdict(Argument &Arg, uint64_t Alignment) {
+  Function &F = *Arg.getParent();
+  std::string Name = demangle(F.getName().str());
+  if (!F.hasLocalLinkage()) {
+    if (Entries.isEntry(F))
+      return {AuditStatus::Unchecked,
+              "promised by the callers of entry point '" + Name + "'"};
+    return {AuditStatus::Unchecked,
+            "'" + Name + "' is externally visible: its callers are not all "
+                         "in this module"};
+  }
+  auto Key = std::make_pair(&Arg, Alignment);
+  auto It = Params.find(Key);
+  if (It != Params.end())
+    return It->second ? *It->second : Verdict{AuditStatus::Implied, ""};
+  Params[Key] = std::nullopt; // in progress: a recursive call assumes it
+
+  Verdict Result{AuditStatus::Implied, ""};
+  unsigned Calls = 0;
+  for (Use &U : F.uses()) {
+    auto *CB = dyn_cast<CallBase>(U.getUser());
+    if (!CB || !CB->isCallee(&U) || Arg.getArgNo() >= CB->arg_size()) {
+      Result = {AuditStatus::Unchecked,
+                "the address of '" + Name +
+                    "' is taken: not every caller is known"};
+      break;
+    }
+    ++Calls;
+    Verdict AtCall = pointerVerdict(CB->getArgOperand(Arg.getArgNo()),
+                                    Alignment, CB);
+    if (!isVerified(AtCall.Status)) {
+      Function &Caller = *CB->getFunction();
+      Result = {AuditStatus::Unchecked,
+                "the call in '" + demangle(Caller.getName().str()) + "'" +
+                    describeLocation(CB->getDebugLoc()) + " passes " +
+                    namerFor(Caller).describe(
+                        CB->getArgOperand(Arg.getArgNo())) +
+                    ", which is " + auditStatusName(AtCall.Status).str() +
+                    (AtCall.Reason.empty() ? "" : " (" + AtCall.Reason + ")")};
+      break;
+    }
+  }
+  if (isVerified(Result.Status) && Calls == 0)
+    Result.Reason = "no call in this module";
+  Params[Key] = Result;
+  return Result;
+}
+
+/// The alignment and offset of A as numbers, when they are constants.
+void constants(const AlignmentAssumption &A, std::optional<uint64_t> &Align,
+               std::optional<int64_t> &Offset) {
+  if (auto *C = dyn_cast_or_null<ConstantInt>(A.Alignment))
+    Align = C->getValue().getLimitedValue();
+  if (!A.Offset)
+    Offset = 0;
+  else if (auto *C = dyn_cast<ConstantInt>(A.Offset))
+    Offset = C->getValue().sextOrTrunc(64).getSExtValue();
+}
+
+Verdict Auditor::classify(const AlignmentAssumption &A) {
+  if (!A.isSupported())
+    return {AuditStatus::Unsupported, A.Unsupported};
+  if (A.Guarded)
+    return {AuditStatus::Guarded, ""};
+  std::optional<uint64_t> Align;
+  std::optional<int64_t> Offset;
+  constants(A, Align, Offset);
+  if (Align && *Align == 1)
+    return {AuditStatus::Checked, "alignment 1 holds for every pointer"};
+  if (!Align || !Offset)
+    return {AuditStatus::Unchecked,
+            "known only at run time, and nothing checks it"};
+  if (!isPowerOf2_64(*Align))
+    return {AuditStatus::Unchecked,
+            "alignment " + std::to_string(*Align) +
+                " is not a power of two (the pointer must be null), and "
+                "nothing checks it"};
+
+  switch (A.Kind) {
+  case AssumptionKind::ParamAttr:
+    return paramVerdict(*A.Param, *Align);
+  case AssumptionKind::ReturnAttr:
+    if (auto *CB = dyn_cast<CallBase>(A.Inst)) {
+      Function *Callee = CB->getCalledFunction();
+      return {AuditStatus::Unchecked,
+              "promised by " +
+                  (Callee ? "'" + demangle(Callee->getName().str()) + "'"
+                          : std::string("an indirect callee")) +
+                  "; nothing checks the returned pointer"};
+    }
+    return pointerVerdict(A.Pointer, *Align, A.Inst);
+  case AssumptionKind::AssumeBundle:
+  case AssumptionKind::AssumeICmp:
+  case AssumptionKind::Access: {
+    if (*Offset == 0)
+      return pointerVerdict(A.Pointer, *Align, A.Inst);
+    const AlignmentFact *Fact = factsFor(*A.F).find(A.Pointer, *Align, *Offset,
+                                                    A.Inst, A.Inst);
+    if (Fact && Fact->Source == FactSource::GuardedAssume)
+      return {AuditStatus::Guarded, ""};
+    if (Fact && Fact->Source == FactSource::CodeCheck)
+      return {AuditStatus::Checked, ""};
+    return {AuditStatus::Unchecked, "nothing checks it"};
+  }
+  }
+  llvm_unreachable("unknown assumption kind");
+}
+
+AuditFinding Auditor::describe(const AlignmentAssumption &A,
+                               const Verdict &V) {
+  Function &F = *A.F;
+  SubjectNamer &Namer = namerFor(F);
+  AuditFinding Out;
+  Out.Function = demangle(F.getName().str());
+  Out.Kind = assumptionKindName(A.Kind).str();
+  // An assume that align-guard made from an `align` parameter keeps
+  // reporting as that parameter.
+  if (A.Guarded && A.Assume)
+    if (MDNode *Origin = A.Assume->getMetadata(GuardedMDName))
+      if (Origin->getNumOperands() == 1)
+        if (auto *Kind = dyn_cast<MDString>(Origin->getOperand(0)))
+          Out.Kind = Kind->getString().str();
+  constants(A, Out.Alignment, Out.Offset);
+
+  if (A.Kind == AssumptionKind::ReturnAttr) {
+    auto *CB = dyn_cast<CallBase>(A.Inst);
+    Function *Callee = CB ? CB->getCalledFunction() : &F;
+    Out.Subject = "the pointer returned by " +
+                  (Callee ? "'" + demangle(Callee->getName().str()) + "'"
+                          : std::string("an indirect call"));
+  } else if (const Argument *Arg = argumentOf(A.Pointer)) {
+    Out.Argument = Arg->getArgNo();
+    Out.Subject = Namer.describe(A.Pointer);
+  } else if (A.Kind == AssumptionKind::Access) {
+    const Value *Root = pointerRoot(A.Pointer);
+    if (auto *Arg = dyn_cast<Argument>(Root))
+      Out.Argument = Arg->getArgNo();
+    Out.Subject = Namer.describe(Root);
+  } else if (A.Pointer) {
+    Out.Subject = Namer.describe(A.Pointer);
+  }
+
+  DebugLoc Loc = A.Inst ? A.Inst->getDebugLoc() : DebugLoc();
+  if (Loc) {
+    Out.File = Loc->getFilename().str();
+    Out.Line = Loc.getLine();
+    Out.Column = Loc.getCol();
+  } else if (DISubprogram *SP = F.getSubprogram()) {
+    Out.File = SP->getFilename().str();
+    Out.Line = SP->getLine();
+  }
+  Out.Status = V.Status;
+  Out.Reason = V.Reason;
+  return Out;
+}
+
+void Auditor::remark(const AlignmentAssumption &A, const AuditFinding &F) {
+  OptimizationRemarkEmitter ORE(A.F);
+  std::string Name = auditStatusName(F.Status).str();
+  Name[0] = toupper(Name[0]);
+  auto Fill = [&](auto R) {
+    R << F.Kind << " on " << F.Subject << " ("
+      << (F.Alignment ? std::to_string(*F.Alignment) : std::string("run-time"))
+      << "-byte): " << auditStatusName(F.Status);
+    if (!F.Reason.empty())
+      R << ": " << F.Reason;
+    return R;
+  };
+  DiagnosticLocation Loc;
+  if (DISubprogram *SP = A.F->getSubprogram())
+    Loc = DiagnosticLocation(SP);
+  const BasicBlock *Region =
+      A.Inst ? A.Inst->getParent() : &A.F->getEntryBlock();
+  if (A.Inst && A.Inst->getDebugLoc())
+    Loc = DiagnosticLocation(A.Inst->getDebugLoc());
+  if (isVerified(F.Status))
+    ORE.emit([&] {
+      return Fill(OptimizationRemarkAnalysis(DEBUG_TYPE, Name, Loc, Region));
+    });
+  else
+    ORE.emit([&] {
+      return Fill(OptimizationRemarkMissed(DEBUG_TYPE, Name, Loc, Region));
+    });
+}
+
+AuditReport Auditor::run() {
+  AuditReport Report;
+  Report.Module = M.getSourceFileName().empty() ? M.getModuleIdentifier()
+                                                : M.getSourceFileName();
+  CollectScope Scope;
+  Scope.AllParams = true;
+  Scope.GuardedAssumes = true;
+  Scope.Returns = true;
+  Scope.Accesses = true;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    for (const AlignmentAssumption &A :
+         collectAlignmentAssumptions(F, Entries.isEntry(F), Scope)) {
+      Verdict V = classify(A);
+      if (!isVerified(V.Status) && isOptedOut(F))
+        V.Reason += std::string(V.Reason.empty() ? "" : "; ") +
+                    "the function opts out with \"no-align-guard\"";
+      Report.Findings.push_back(describe(A, V));
+      remark(A, Report.Findings.back());
+    }
+  }
+  return Report;
+}
+
+/// Output with `%m` replaced by the module's file name (no directories),
+/// so one pattern gives each translation unit of a build its own file.
+std::string outputPath(StringRef Pattern, const Module &M) {
+  std::string Name = sys::path::filename(M.getSourceFileName().empty()
+                                             ? M.getModuleIdentifier()
+                                             : M.getSourceFileName())
+                         .str();
+  if (Name.empty())
+    Name = "module";
+  std::string Out;
+  for (size_t I = 0; I < Pattern.size(); ++I) {
+    if (Pattern[I] == '%' && I + 1 < Pattern.size() && Pattern[I + 1] == 'm') {
+      Out += Name;
+      ++I;
+    } else {
+      Out += Pattern[I];
+    }
+  }
+  return Out;
+}
+
+} // namespace
+
+PreservedAnalyses AlignGuardAuditPass::run(Module &M,
+                                           ModuleAnalysisManager &MAM) {
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  AuditReport Report = Auditor(M, FAM, Opts).run();
+
+  auto Write = [&](raw_ostream &OS) {
+    switch (Opts.Format) {
+    case AuditFormat::Table:
+      writeAuditTable(OS, Report, Opts.All);
+      break;
+    case AuditFormat::JSON:
+      writeAuditJSON(OS, Report, Opts.All);
+      break;
+    case AuditFormat::SARIF:
+      writeAuditSARIF(OS, Report, Opts.All);
+      break;
+    }
+  };
+  if (Opts.Output.empty()) {
+    Write(Opts.Format == AuditFormat::Table ? errs() : outs());
+  } else {
+    std::string Path = outputPath(Opts.Output, M);
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+    if (EC)
+      diagnose(M.getContext(),
+               "align-guard-audit: cannot write '" + Path +
+                   "': " + EC.message(),
+               DS_Error);
+    else
+      Write(OS);
+  }
+
+  unsigned Unchecked = Report.summary().Unchecked;
+  if (Opts.FailOnUnchecked && Unchecked)
+    diagnose(M.getContext(),
+             "align-guard-audit: " + Twine(Unchecked) +
+                 " unchecked alignment assumption" +
+                 (Unchecked == 1 ? "" : "s") + " in '" + Report.Module + "'",
+             DS_Error);
+  return PreservedAnalyses::all();
+}
+
+} // namespace alignguard

@@ -1,0 +1,41 @@
+//===- AlignGuardAuditPass.h - List alignment promises and their checks ---===//
+//
+// The `align-guard-audit` module pass changes nothing. For every alignment
+// promise of the module (assume bundles, legacy icmp assumes, `align` on
+// parameters and returns, over-aligned accesses on an entry's arguments) it
+// reports whether anything checks it first:
+//
+//   guarded      a check align-guard inserted dominates it
+//   checked      the code's own low-bits test dominates it (Halide asserts)
+//   implied      an internal function's parameter that every call passes a
+//                guarded, checked or implied pointer of at least that
+//                alignment (TVM's compute function behind its wrapper)
+//   unchecked    nothing does: the optimiser trusts the caller
+//   unsupported  an odd promise, with the reason
+//
+//   opt -load-pass-plugin=AlignGuard.so -passes='align-guard-audit<json;all>'
+//       -disable-output kernel.ll
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_ALIGNGUARDAUDITPASS_H
+#define ALIGNGUARD_ALIGNGUARDAUDITPASS_H
+
+#include "Options.h"
+
+#include "llvm/IR/PassManager.h"
+
+namespace alignguard {
+
+class AlignGuardAuditPass : public llvm::PassInfoMixin<AlignGuardAuditPass> {
+public:
+  explicit AlignGuardAuditPass(AuditOptions Opts) : Opts(std::move(Opts)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+private:
+  AuditOptions Opts;
+};
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_ALIGNGUARDAUDITPASS_H

@@ -1,0 +1,237 @@
+//===- AuditReport.cpp - The audit's findings as a table, JSON or SARIF --===//
+#include "AuditReport.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace alignguard {
+
+StringRef auditStatusName(AuditStatus Status) {
+  switch (Status) {
+  case AuditStatus::Guarded:
+    return "guarded";
+  case AuditStatus::Checked:
+    return "checked";
+  case AuditStatus::Implied:
+    return "implied";
+  case AuditStatus::Unchecked:
+    return "unchecked";
+  case AuditStatus::Unsupported:
+    return "unsupported";
+  }
+  llvm_unreachable("unknown audit status");
+}
+
+void AuditSummary::add(AuditStatus S) {
+  ++Total;
+  switch (S) {
+  case AuditStatus::Guarded:
+    ++Guarded;
+    break;
+  case AuditStatus::Checked:
+    ++Checked;
+    break;
+  case AuditStatus::Implied:
+    ++Implied;
+    break;
+  case AuditStatus::Unchecked:
+    ++Unchecked;
+    break;
+  case AuditStatus::Unsupported:
+    ++Unsupported;
+    break;
+  }
+}
+
+AuditSummary AuditReport::summary() const {
+  AuditSummary S;
+  for (const AuditFinding &F : Findings)
+    S.add(F.Status);
+  return S;
+}
+
+static std::string location(const AuditFinding &F) {
+  if (F.File.empty())
+    return "-";
+  std::string S = F.File;
+  if (F.Line)
+    S += ":" + std::to_string(F.Line);
+  if (F.Line && F.Column)
+    S += ":" + std::to_string(F.Column);
+  return S;
+}
+
+static std::string alignmentText(const AuditFinding &F) {
+  std::string S = F.Alignment ? std::to_string(*F.Alignment) : "run-time";
+  if (!F.Offset)
+    S += " (offset at run time)";
+  else if (*F.Offset)
+    S += " (offset " + std::to_string(*F.Offset) + ")";
+  return S;
+}
+
+void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
+  std::vector<std::vector<std::string>> Rows = {
+      {"STATUS", "KIND", "FUNCTION", "SUBJECT", "ALIGN", "LOCATION",
+       "REASON"}};
+  for (const AuditFinding &F : R.Findings)
+    if (All || !isVerified(F.Status))
+      Rows.push_back({auditStatusName(F.Status).str(), F.Kind, F.Function,
+                      F.Subject, alignmentText(F), location(F),
+                      F.Reason.empty() ? "-" : F.Reason});
+  std::vector<size_t> Width(Rows.front().size(), 0);
+  for (const auto &Row : Rows)
+    for (size_t C = 0; C != Row.size(); ++C)
+      Width[C] = std::max(Width[C], Row[C].size());
+
+  OS << "alignguard audit: " << R.Module << "\n";
+  if (Rows.size() > 1)
+    for (const auto &Row : Rows) {
+      for (size_t C = 0; C != Row.size(); ++C) {
+        OS << Row[C];
+        if (C + 1 != Row.size())
+          OS.indent(Width[C] - Row[C].size() + 2);
+      }
+      OS << "\n";
+    }
+  AuditSummary S = R.summary();
+  OS << "summary: " << S.Total << " assumptions: " << S.Unchecked
+     << " unchecked, " << S.Guarded << " guarded, " << S.Checked
+     << " checked, " << S.Implied << " implied, " << S.Unsupported
+     << " unsupported\n";
+}
+
+template <typename T>
+static json::Value optional(const std::optional<T> &V) {
+  if (V)
+    return json::Value(*V);
+  return nullptr;
+}
+
+static json::Value orNull(const std::string &S) {
+  if (S.empty())
+    return nullptr;
+  return S;
+}
+
+void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
+  AuditSummary S = R.summary();
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("alignguard_audit", 1);
+    J.attribute("module", R.Module);
+    J.attributeArray("assumptions", [&] {
+      for (const AuditFinding &F : R.Findings) {
+        if (!All && isVerified(F.Status))
+          continue;
+        J.object([&] {
+          J.attribute("function", F.Function);
+          J.attribute("kind", F.Kind);
+          J.attribute("subject", F.Subject);
+          J.attribute("argument", optional(F.Argument));
+          J.attribute("alignment", optional(F.Alignment));
+          J.attribute("offset", optional(F.Offset));
+          J.attribute("file", orNull(F.File));
+          J.attribute("line", F.File.empty() || !F.Line ? json::Value(nullptr)
+                                                        : json::Value(F.Line));
+          J.attribute("column", F.File.empty() || !F.Column
+                                    ? json::Value(nullptr)
+                                    : json::Value(F.Column));
+          J.attribute("status", auditStatusName(F.Status));
+          J.attribute("reason", orNull(F.Reason));
+        });
+      }
+    });
+    J.attributeObject("summary", [&] {
+      J.attribute("total", S.Total);
+      J.attribute("unchecked", S.Unchecked);
+      J.attribute("guarded", S.Guarded);
+      J.attribute("checked", S.Checked);
+      J.attribute("implied", S.Implied);
+      J.attribute("unsupported", S.Unsupported);
+    });
+  });
+  OS << "\n";
+}
+
+static constexpr const char *UncheckedRule = "alignguard/unchecked-assumption";
+static constexpr const char *UnsupportedRule =
+    "alignguard/unsupported-assumption";
+static constexpr const char *VerifiedRule = "alignguard/verified-assumption";
+
+static std::string sarifMessage(const AuditFinding &F) {
+  std::string M = F.Kind + " in '" + F.Function + "': " + F.Subject +
+                  " is promised to be " +
+                  (F.Alignment ? std::to_string(*F.Alignment) + "-byte"
+                               : std::string("run-time")) +
+                  " aligned";
+  if (F.Offset && *F.Offset)
+    M += " at offset " + std::to_string(*F.Offset);
+  M += "; " + auditStatusName(F.Status).str();
+  if (!F.Reason.empty())
+    M += ": " + F.Reason;
+  return M;
+}
+
+void writeAuditSARIF(raw_ostream &OS, const AuditReport &R, bool All) {
+  auto Rule = [](const char *Id, const char *Text) {
+    return json::Object{{"id", Id},
+                        {"shortDescription", json::Object{{"text", Text}}}};
+  };
+  json::Array Results;
+  for (const AuditFinding &F : R.Findings) {
+    const char *RuleId = F.Status == AuditStatus::Unchecked ? UncheckedRule
+                         : F.Status == AuditStatus::Unsupported
+                             ? UnsupportedRule
+                             : VerifiedRule;
+    if (RuleId == VerifiedRule && !All)
+      continue;
+    json::Object Location{
+        {"logicalLocations",
+         json::Array{json::Object{{"name", F.Function},
+                                  {"kind", "function"}}}}};
+    if (!F.File.empty()) {
+      json::Object Region;
+      if (F.Line)
+        Region["startLine"] = F.Line;
+      if (F.Line && F.Column)
+        Region["startColumn"] = F.Column;
+      json::Object Physical{
+          {"artifactLocation", json::Object{{"uri", F.File}}}};
+      if (F.Line)
+        Physical["region"] = std::move(Region);
+      Location["physicalLocation"] = std::move(Physical);
+    }
+    Results.push_back(json::Object{
+        {"ruleId", RuleId},
+        {"level", RuleId == UncheckedRule     ? "warning"
+                  : RuleId == UnsupportedRule ? "note"
+                                              : "none"},
+        {"message", json::Object{{"text", sarifMessage(F)}}},
+        {"locations", json::Array{std::move(Location)}},
+    });
+  }
+  json::Object Driver{
+      {"name", "AlignGuard"},
+      {"rules",
+       json::Array{
+           Rule(UncheckedRule,
+                "An alignment promise that nothing checks before the "
+                "optimiser relies on it"),
+           Rule(UnsupportedRule,
+                "An alignment promise AlignGuard cannot check"),
+           Rule(VerifiedRule, "An alignment promise that is checked")}}};
+  json::Object Log{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", json::Array{json::Object{
+                   {"tool", json::Object{{"driver", std::move(Driver)}}},
+                   {"results", std::move(Results)}}}}};
+  OS << formatv("{0:2}", json::Value(std::move(Log))) << "\n";
+}
+
+} // namespace alignguard

@@ -1,0 +1,75 @@
+//===- AuditReport.h - The audit's findings as a table, JSON or SARIF ----===//
+//
+// One AuditFinding per alignment promise; writers for the three formats.
+// The JSON field names are a contract (README, "Audit JSON"): keep them.
+//
+//   {"alignguard_audit": 1, "module": "k.ll", "assumptions": [{"function":
+//    "vadd", "kind": "param-attr", "subject": "argument #1 'b'", "argument":
+//    1, "alignment": 64, "offset": 0, "file": "vadd.c", "line": 12,
+//    "column": 3, "status": "unchecked", "reason": "..."}], "summary": {...}}
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_AUDITREPORT_H
+#define ALIGNGUARD_AUDITREPORT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace alignguard {
+
+enum class AuditStatus { Guarded, Checked, Implied, Unchecked, Unsupported };
+
+/// `guarded`, `checked`, `implied`, `unchecked`, `unsupported`.
+llvm::StringRef auditStatusName(AuditStatus Status);
+
+/// True for the statuses that need no attention (listed only with `all`).
+inline bool isVerified(AuditStatus S) {
+  return S == AuditStatus::Guarded || S == AuditStatus::Checked ||
+         S == AuditStatus::Implied;
+}
+
+struct AuditFinding {
+  std::string Function;
+  std::string Kind; ///< assumptionKindName
+  std::string Subject;
+  std::optional<unsigned> Argument;  ///< when the subject is a parameter
+  std::optional<uint64_t> Alignment; ///< none when only known at run time
+  std::optional<int64_t> Offset;     ///< none when only known at run time
+  std::string File;                  ///< empty without debug info
+  unsigned Line = 0, Column = 0;
+  AuditStatus Status = AuditStatus::Unchecked;
+  std::string Reason; ///< empty: null
+};
+
+struct AuditSummary {
+  unsigned Total = 0, Guarded = 0, Checked = 0, Implied = 0, Unchecked = 0,
+           Unsupported = 0;
+  void add(AuditStatus S);
+};
+
+/// The module's findings, with what it needs to print them.
+struct AuditReport {
+  std::string Module;
+  std::vector<AuditFinding> Findings;
+  AuditSummary summary() const;
+};
+
+/// A readable table: the unchecked and unsupported findings (every one with
+/// All), then one summary line.
+void writeAuditTable(llvm::raw_ostream &OS, const AuditReport &R, bool All);
+/// The JSON contract; with All false, only the findings the table lists
+/// (the summary always counts all).
+void writeAuditJSON(llvm::raw_ostream &OS, const AuditReport &R, bool All);
+/// SARIF 2.1.0: one result per unchecked promise, rule
+/// `alignguard/unchecked-assumption` (unsupported ones under
+/// `alignguard/unsupported-assumption`, verified ones as notes with All).
+void writeAuditSARIF(llvm::raw_ostream &OS, const AuditReport &R, bool All);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_AUDITREPORT_H
