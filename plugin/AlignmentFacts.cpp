@@ -5,7 +5,9 @@
 #include "Compat.h"
 #include "PointerOrigins.h"
 
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -16,6 +18,10 @@ using namespace llvm;
 using namespace llvm::PatternMatch;
 
 namespace alignguard {
+
+/// Conditions are nested a few levels deep in real code; the bound only
+/// guards against pathological IR.
+static constexpr unsigned MaxDepth = 8;
 
 /// A constant offset as int64, or false when it is not a small constant.
 static bool constantOffset(Value *Offset, int64_t &Out) {
@@ -30,6 +36,21 @@ static bool constantOffset(Value *Offset, int64_t &Out) {
   return true;
 }
 
+void AlignmentFacts::addTest(const AlignmentTest &Test, FactSource Source,
+                             const Instruction *Where,
+                             const BasicBlock *GoodSuccessor) {
+  int64_t Off;
+  if (Test.Alignment.getBitWidth() > 64 || !Test.Alignment.isPowerOf2() ||
+      !constantOffset(Test.Offset, Off))
+    return;
+  uint64_t Align = Test.Alignment.getZExtValue();
+  if (Test.Pointer && Test.Pointer->getType()->isPointerTy())
+    Facts.push_back({Source, Test.Pointer, Align, Off, Where, GoodSuccessor});
+  else if (Test.Integer && Off == 0)
+    Facts.push_back(
+        {Source, nullptr, Align, 0, Where, GoodSuccessor, Test.Integer});
+}
+
 AlignmentFacts::AlignmentFacts(Function &F, const DominatorTree &DT,
                                ScalarEvolution *SE)
     : DT(DT), SE(SE) {
@@ -39,42 +60,72 @@ AlignmentFacts::AlignmentFacts(Function &F, const DominatorTree &DT,
         addChecks(*Br);
       continue;
     }
+    if (auto *Switch = dyn_cast<SwitchInst>(&I)) {
+      addChecks(*Switch);
+      continue;
+    }
     auto *Assume = dyn_cast<AssumeInst>(&I);
     if (!Assume)
       continue;
     FactSource Source = Assume->getMetadata(GuardedMDName)
                             ? FactSource::GuardedAssume
                             : FactSource::UncheckedAssume;
-    auto Add = [&](Value *Ptr, Value *Alignment, Value *Offset) {
-      auto *A = dyn_cast<ConstantInt>(Alignment);
-      int64_t Off;
-      if (!Ptr->getType()->isPointerTy() || !A || A->getBitWidth() > 64 ||
-          !A->getValue().isPowerOf2() || !constantOffset(Offset, Off))
-        return;
-      Facts.push_back({Source, Ptr, A->getZExtValue(), Off, Assume});
-    };
     for (unsigned Idx = 0, E = Assume->getNumOperandBundles(); Idx != E;
          ++Idx) {
       OperandBundleUse Bundle = Assume->getOperandBundleAt(Idx);
-      if (Bundle.getTagName() == "align" && Bundle.Inputs.size() >= 2 &&
-          Bundle.Inputs[1]->getType()->isIntegerTy())
-        Add(Bundle.Inputs[0], Bundle.Inputs[1],
-            Bundle.Inputs.size() == 3 ? Bundle.Inputs[2].get() : nullptr);
+      if (Bundle.getTagName() != "align" || Bundle.Inputs.size() < 2)
+        continue;
+      auto *A = dyn_cast<ConstantInt>(Bundle.Inputs[1]);
+      if (!A)
+        continue;
+      AlignmentTest Test;
+      Test.Pointer = Bundle.Inputs[0];
+      Test.Alignment = A->getValue();
+      Test.Offset = Bundle.Inputs.size() == 3 ? Bundle.Inputs[2].get() : nullptr;
+      addTest(Test, Source, Assume, nullptr);
     }
     AlignmentTest Test;
     if (matchAlignmentTest(Assume->getArgOperand(0), Test) &&
-        Test.AlignedWhenTrue && Test.Alignment.getBitWidth() <= 64)
-      Add(Test.Pointer,
-          ConstantInt::get(Assume->getContext(), Test.Alignment), Test.Offset);
+        Test.AlignedWhenTrue)
+      addTest(Test, Source, Assume, nullptr);
+  }
+}
+
+/// One term of Halide's assert mask: `select c, 0, Bit` is zero when c
+/// holds (WhenZero), `select c, Bit, 0` when it does not.
+struct MaskTerm {
+  Value *Cond;
+  bool WhenZero;
+  APInt Bit;
+};
+
+/// Reads the select terms of an OR-tree (other terms are skipped: they
+/// cannot make a zero mask, or a zero bit, less zero).
+static void readMask(Value *V, SmallVectorImpl<MaskTerm> &Terms,
+                     unsigned Depth) {
+  Value *L, *R, *C;
+  const APInt *Bit;
+  if (Depth > 2 * MaxDepth) // Halide ORs a dozen terms in a chain
+    return;
+  if (match(V, m_Or(m_Value(L), m_Value(R)))) {
+    readMask(L, Terms, Depth + 1);
+    readMask(R, Terms, Depth + 1);
+  } else if (match(V, m_Select(m_Value(C), m_Zero(), m_APInt(Bit))) &&
+             !Bit->isZero()) {
+    Terms.push_back({C, true, *Bit});
+  } else if (match(V, m_Select(m_Value(C), m_APInt(Bit), m_Zero())) &&
+             !Bit->isZero()) {
+    Terms.push_back({C, false, *Bit});
   }
 }
 
 /// Collects the alignment tests that hold on the edge where Cond is Want:
 /// every conjunct of a true `and`, every disjunct of a false `or`, through
-/// llvm.expect (which Halide and __builtin_expect put around asserts).
+/// `not` and llvm.expect (__builtin_expect around asserts), and every term
+/// of a mask known to be zero.
 static void collectTests(Value *Cond, bool Want,
                          SmallVectorImpl<AlignmentTest> &Out, unsigned Depth) {
-  if (Depth > 8)
+  if (Depth > MaxDepth)
     return;
   Value *Inner, *L, *R;
   if (match(Cond, m_Intrinsic<Intrinsic::expect>(m_Value(Inner), m_Value())))
@@ -88,23 +139,63 @@ static void collectTests(Value *Cond, bool Want,
     return;
   }
   AlignmentTest Test;
-  if (matchAlignmentTest(Cond, Test) && Test.AlignedWhenTrue == Want)
-    Out.push_back(Test);
+  if (matchAlignmentTest(Cond, Test)) {
+    if (Test.AlignedWhenTrue == Want)
+      Out.push_back(Test);
+    return;
+  }
+  // `icmp eq Mask, 0` true (or `icmp ne` false): every term is zero.
+  auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  if (!Cmp || !Cmp->isEquality() || !match(Cmp->getOperand(1), m_Zero()))
+    return;
+  if ((Cmp->getPredicate() == ICmpInst::ICMP_EQ) != Want)
+    return;
+  SmallVector<MaskTerm, 8> Terms;
+  readMask(Cmp->getOperand(0), Terms, 0);
+  for (const MaskTerm &T : Terms)
+    collectTests(T.Cond, T.WhenZero, Out, Depth + 1);
 }
 
 void AlignmentFacts::addChecks(BranchInst &Br) {
   for (unsigned Succ = 0; Succ != 2; ++Succ) {
     SmallVector<AlignmentTest, 2> Tests;
     collectTests(Br.getCondition(), /*Want=*/Succ == 0, Tests, 0);
-    for (AlignmentTest &T : Tests) {
-      int64_t Off;
-      if (T.Alignment.getBitWidth() > 64 || !constantOffset(T.Offset, Off) ||
-          !T.Pointer->getType()->isPointerTy())
-        continue;
-      Facts.push_back({FactSource::CodeCheck, T.Pointer,
-                       T.Alignment.getZExtValue(), Off, &Br,
-                       Br.getSuccessor(Succ)});
-    }
+    for (AlignmentTest &T : Tests)
+      addTest(T, FactSource::CodeCheck, &Br, Br.getSuccessor(Succ));
+  }
+}
+
+/// Halide's merged asserts: `switch (cttz Mask), label %go [k: fail_k...]`.
+/// The default edge means the lowest set bit of Mask is no case value; with
+/// cases 0..K (Halide also sets bit 63 so that Mask is never zero), every
+/// bit below the smallest value that is not a case is zero there, and so is
+/// every term of the mask that could only set such a bit.
+void AlignmentFacts::addChecks(SwitchInst &Switch) {
+  Value *Mask;
+  Value *Cond = Switch.getCondition();
+  while (isa<TruncInst>(Cond) || isa<ZExtInst>(Cond))
+    Cond = cast<Instruction>(Cond)->getOperand(0);
+  if (!match(Cond, m_Intrinsic<Intrinsic::cttz>(m_Value(Mask), m_Value())))
+    return;
+  BasicBlock *Default = Switch.getDefaultDest();
+  SmallSet<uint64_t, 16> CaseValues;
+  for (auto Case : Switch.cases()) {
+    if (Case.getCaseSuccessor() == Default)
+      return; // the default edge is not unique
+    CaseValues.insert(Case.getCaseValue()->getValue().getLimitedValue());
+  }
+  uint64_t ZeroBelow = 0;
+  while (CaseValues.count(ZeroBelow))
+    ++ZeroBelow;
+  SmallVector<MaskTerm, 8> Terms;
+  readMask(Mask, Terms, 0);
+  for (const MaskTerm &T : Terms) {
+    if (!T.Bit.isPowerOf2() || T.Bit.logBase2() >= ZeroBelow)
+      continue;
+    SmallVector<AlignmentTest, 2> Tests;
+    collectTests(T.Cond, T.WhenZero, Tests, 0);
+    for (AlignmentTest &Test : Tests)
+      addTest(Test, FactSource::CodeCheck, &Switch, Default);
   }
 }
 
@@ -116,9 +207,36 @@ bool AlignmentFacts::holdsAt(const AlignmentFact &Fact,
   return DT.dominates(Good, At->getParent());
 }
 
+unsigned AlignmentFacts::trailingZeros(const SCEV *S, const Instruction *At,
+                                       unsigned Depth) const {
+  unsigned Width = SE->getTypeSizeInBits(S->getType());
+  unsigned Known = compat::minTrailingZeros(*SE, S);
+  if (Depth > MaxDepth)
+    return Known;
+  unsigned Mine = 0;
+  if (auto *U = dyn_cast<SCEVUnknown>(S)) {
+    for (const AlignmentFact &Fact : Facts)
+      if (Fact.Integer == U->getValue() && Fact.Source == FactSource::CodeCheck &&
+          holdsAt(Fact, At))
+        Mine = std::max(Mine, Log2_64(Fact.Alignment));
+  } else if (auto *Cast = dyn_cast<SCEVCastExpr>(S)) {
+    Mine = std::min(trailingZeros(Cast->getOperand(), At, Depth + 1), Width);
+  } else if (auto *Mul = dyn_cast<SCEVMulExpr>(S)) {
+    for (const SCEV *Op : Mul->operands())
+      Mine += trailingZeros(Op, At, Depth + 1);
+  } else if (auto *N = dyn_cast<SCEVNAryExpr>(S)) {
+    // Add, AddRec (start and steps), min/max: each operand's zeros.
+    Mine = Width;
+    for (const SCEV *Op : N->operands())
+      Mine = std::min(Mine, trailingZeros(Op, At, Depth + 1));
+  }
+  return std::max(Known, std::min(Mine, Width));
+}
+
 bool AlignmentFacts::covers(const AlignmentFact &Fact, Value *Ptr,
-                            uint64_t Alignment, int64_t Offset) const {
-  if (Fact.Alignment < Alignment)
+                            uint64_t Alignment, int64_t Offset,
+                            const Instruction *At) const {
+  if (!Fact.Pointer || Fact.Alignment < Alignment)
     return false;
   // Ptr - Offset = (Fact.Pointer - Fact.Offset) + Delta, with
   // Delta = (Ptr - Fact.Pointer) + Fact.Offset - Offset: aligned when
@@ -139,17 +257,21 @@ bool AlignmentFacts::covers(const AlignmentFact &Fact, Value *Ptr,
     return Delta % Alignment == 0; // modulo 2^64, Alignment a power of two
   }
   if (!SE || !SE->isSCEVable(Ptr->getType()) ||
-      Ptr->getType() != Fact.Pointer->getType())
+      !SE->isSCEVable(Fact.Pointer->getType()))
     return false;
-  const SCEV *Diff = SE->getMinusSCEV(SE->getSCEV(Ptr),
-                                      SE->getSCEV(Fact.Pointer));
+  // SCEV sees through bitcasts (typed pointers differ in pointee only).
+  const SCEV *PtrS = SE->getSCEV(Ptr), *FactS = SE->getSCEV(Fact.Pointer);
+  if (SE->getEffectiveSCEVType(PtrS->getType()) !=
+      SE->getEffectiveSCEVType(FactS->getType()))
+    return false;
+  const SCEV *Diff = SE->getMinusSCEV(PtrS, FactS);
   if (isa<SCEVCouldNotCompute>(Diff) || !Diff->getType()->isIntegerTy())
     return false;
   Diff = SE->getAddExpr(
       Diff, SE->getConstant(Diff->getType(),
                             static_cast<uint64_t>(Fact.Offset - Offset),
                             /*isSigned=*/true));
-  return compat::minTrailingZeros(*SE, Diff) >= Log2_64(Alignment);
+  return trailingZeros(Diff, At, 0) >= Log2_64(Alignment);
 }
 
 const AlignmentFact *AlignmentFacts::find(Value *Ptr, uint64_t Alignment,
@@ -159,7 +281,7 @@ const AlignmentFact *AlignmentFacts::find(Value *Ptr, uint64_t Alignment,
   for (const AlignmentFact &Fact : Facts) {
     if (Fact.Where == Ignore || (Best && Best->Source <= Fact.Source))
       continue;
-    if (holdsAt(Fact, At) && covers(Fact, Ptr, Alignment, Offset))
+    if (holdsAt(Fact, At) && covers(Fact, Ptr, Alignment, Offset, At))
       Best = &Fact;
   }
   return Best;

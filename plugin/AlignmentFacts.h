@@ -16,9 +16,17 @@
 //                                              ; edge entry->body
 //   body: load <8 x float>, ptr (gep %in, 8*i), align 32   ; covered
 //
+// Checks are found in a conditional branch (through `and`/`or`/`not` and
+// llvm.expect) and in Halide's merged asserts: each failing condition sets
+// a bit of a mask, `select c, 0, 2^k` OR-ed together, and the code goes on
+// where the mask is zero (`icmp eq mask, 0`, or the default of a `switch`
+// over `cttz(mask)` with a case per bit). The same tests of an integer (a
+// row stride: `and %stride, 31 == 0`) are integer facts.
+//
 // Coverage sees through spill reloads and constant offsets, and uses
-// ScalarEvolution for addresses that move in a loop by a multiple of the
-// alignment.
+// ScalarEvolution for addresses that move in a loop or by a stride: the
+// difference from the checked pointer must have enough low zero bits,
+// counting those integer facts.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_ALIGNMENTFACTS_H
@@ -31,6 +39,7 @@
 #include <vector>
 
 namespace llvm {
+class SCEV;
 class ScalarEvolution;
 } // namespace llvm
 
@@ -40,12 +49,13 @@ enum class FactSource { GuardedAssume, CodeCheck, UncheckedAssume };
 
 struct AlignmentFact {
   FactSource Source;
-  llvm::Value *Pointer;
+  llvm::Value *Pointer; ///< null for an integer fact (then Integer)
   uint64_t Alignment; ///< a power of two
   int64_t Offset;     ///< Pointer - Offset is aligned
   /// The assume, or the branch whose good edge establishes the fact.
   const llvm::Instruction *Where;
   const llvm::BasicBlock *GoodSuccessor = nullptr; ///< checks only
+  llvm::Value *Integer = nullptr; ///< an integer known to be a multiple
 };
 
 class AlignmentFacts {
@@ -64,8 +74,15 @@ public:
 private:
   bool holdsAt(const AlignmentFact &Fact, const llvm::Instruction *At) const;
   bool covers(const AlignmentFact &Fact, llvm::Value *Ptr, uint64_t Alignment,
-              int64_t Offset) const;
+              int64_t Offset, const llvm::Instruction *At) const;
+  /// Low bits of S known to be zero at At, with the integer facts.
+  unsigned trailingZeros(const llvm::SCEV *S, const llvm::Instruction *At,
+                         unsigned Depth) const;
+  void addTest(const struct AlignmentTest &Test, FactSource Source,
+               const llvm::Instruction *Where,
+               const llvm::BasicBlock *GoodSuccessor);
   void addChecks(llvm::BranchInst &Br);
+  void addChecks(llvm::SwitchInst &Switch);
 
   const llvm::DominatorTree &DT;
   llvm::ScalarEvolution *SE;

@@ -141,6 +141,8 @@ bool matchAlignmentTest(Value *Cond, AlignmentTest &Test) {
   } else if (match(Addr, m_c_Add(m_PtrToInt(m_Value(Ptr)),
                                  m_ConstantInt(AddC)))) {
     Offset = ConstantExpr::getNeg(AddC); // p + C aligned == p - (-C) aligned
+  } else if (!isa<Constant>(Addr)) {
+    Test.Integer = Addr; // an integer's low bits: a stride, an offset
   } else {
     return false;
   }
@@ -243,7 +245,7 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
         }
 
       AlignmentTest Test;
-      if (matchAlignmentTest(Assume->getArgOperand(0), Test) &&
+      if (matchAlignmentTest(Assume->getArgOperand(0), Test) && Test.Pointer &&
           Test.AlignedWhenTrue) {
         AlignmentAssumption A;
         A.Kind = AssumptionKind::AssumeICmp;
@@ -278,7 +280,10 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
       overAlignedAccesses(I, DL, Accesses);
       for (auto &Access : Accesses) {
         Value *Ptr = I.getOperand(Access.first);
-        if (!isa<Argument>(pointerRoot(Ptr)))
+        // A field of a `T*` aligned as T's layout says is the type's
+        // promise, like every naturally aligned access: not listed.
+        if (!comesFromArgument(Ptr) ||
+            Access.second <= alignmentFromType(Ptr, DL))
           continue;
         AlignmentAssumption A;
         A.Kind = AssumptionKind::Access;

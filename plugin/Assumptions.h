@@ -96,10 +96,13 @@ std::vector<AlignmentAssumption>
 collectAlignmentAssumptions(llvm::Function &F, bool IsEntry,
                             const CollectScope &Scope = CollectScope());
 
-/// A pointer test `(ptrtoint P - Offset) & (A-1) ==/!= 0` (or `urem` by A):
-/// legacy assumes hold one, and so do checks that code does itself.
+/// A test `(ptrtoint P - Offset) & (A-1) ==/!= 0` (or `urem` by A): legacy
+/// assumes hold one, and so do checks that code does itself. The same test
+/// of a plain integer (a stride, say: `and %stride, 31`) sets Integer
+/// instead of Pointer.
 struct AlignmentTest {
   llvm::Value *Pointer = nullptr;
+  llvm::Value *Integer = nullptr;
   llvm::APInt Alignment;
   llvm::Value *Offset = nullptr; ///< null: zero
   bool AlignedWhenTrue = true;   ///< `icmp eq` (true) or `icmp ne` (false)

@@ -3,6 +3,7 @@
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -51,6 +52,34 @@ const Value *pointerRoot(const Value *V) {
     V = Stored;
   }
   return V;
+}
+
+bool comesFromArgument(const Value *V) {
+  // args -> DLTensor* -> data: two loads; one more for good measure.
+  for (unsigned Loads = 0; Loads != 3; ++Loads) {
+    V = pointerRoot(V);
+    if (isa<Argument>(V))
+      return true;
+    auto *L = dyn_cast<LoadInst>(V);
+    if (!L)
+      return false;
+    V = L->getPointerOperand();
+  }
+  return false;
+}
+
+Align alignmentFromType(const Value *V, const DataLayout &DL) {
+  // Not stripPointerCasts: it would also strip the all-zero GEP of field 0.
+  while (isa<BitCastOperator>(V) || isa<AddrSpaceCastOperator>(V))
+    V = cast<Operator>(V)->getOperand(0);
+  auto *GEP = dyn_cast<GEPOperator>(V);
+  if (!GEP || !GEP->getSourceElementType()->isSized())
+    return Align(1);
+  APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+  if (!GEP->accumulateConstantOffset(DL, Offset))
+    return Align(1);
+  return commonAlignment(DL.getABITypeAlign(GEP->getSourceElementType()),
+                         Offset.getZExtValue());
 }
 
 } // namespace alignguard

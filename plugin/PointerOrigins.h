@@ -13,6 +13,7 @@
 #define ALIGNGUARD_POINTERORIGINS_H
 
 #include "llvm/IR/Argument.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
 
 namespace alignguard {
@@ -27,6 +28,16 @@ const llvm::Value *sameAddress(const llvm::Value *V);
 
 /// The object V points into: GEPs, casts and spill reloads stripped.
 const llvm::Value *pointerRoot(const llvm::Value *V);
+
+/// True when V points into an argument's object, or into memory that a
+/// pointer loaded from (a field of) an argument points to: Halide's
+/// `buffer->host`, TVM's `args[i]->data`.
+bool comesFromArgument(const llvm::Value *V);
+
+/// The alignment a GEP's source type gives its result, when V is a GEP with
+/// constant indices into a sized type (a field of a `T*` is as aligned as
+/// T's layout says); 1 otherwise.
+llvm::Align alignmentFromType(const llvm::Value *V, const llvm::DataLayout &DL);
 
 /// The argument whose value V is (casts and spill reloads stripped), or null.
 inline const llvm::Argument *argumentOf(const llvm::Value *V) {

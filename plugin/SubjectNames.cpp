@@ -81,10 +81,15 @@ static std::string memberName(const DILocalVariable *Var,
   return "";
 }
 
-/// DLPack's field names: TVM's kernels load their buffers from DLTensors
-/// (anonymous IR struct types with no debug info), so say `A->data`.
+/// The field names of the buffer descriptors kernel generators pass, which
+/// their IR carries without debug info: DLPack's DLTensor (TVM; often an
+/// anonymous struct type, recognised by its shape) and Halide's
+/// halide_buffer_t, so a report says `A->data` or `input.buffer->host`.
 static const char *const DLTensorFields[] = {
     "data", "device", "ndim", "dtype", "shape", "strides", "byte_offset"};
+static const char *const HalideBufferFields[] = {
+    "device", "device_interface", "host", "flags",
+    "type",   "dimensions",       "dim",  "padding"};
 
 static bool looksLikeDLTensor(StructType *STy, const DataLayout &DL) {
   if (STy->hasName() && STy->getName().contains("DLTensor"))
@@ -137,6 +142,10 @@ std::string SubjectNamer::fieldLoad(const LoadInst &Load) const {
       BaseVar, DL.getStructLayout(STy)->getElementOffsetInBits(Index));
   if (FieldName.empty() && looksLikeDLTensor(STy, DL))
     FieldName = DLTensorFields[Index];
+  if (FieldName.empty() && STy->hasName() &&
+      STy->getName().contains("halide_buffer_t") &&
+      Index < std::size(HalideBufferFields))
+    FieldName = HalideBufferFields[Index];
   if (FieldName.empty())
     FieldName = "field" + std::to_string(Index);
   return BaseName + "->" + FieldName;
