@@ -63,32 +63,40 @@ std::string locationPrefix(const DebugLoc &DL) {
       .str();
 }
 
-/// The first instruction of F's entry block that is not a static alloca:
-/// checks of parameters go there, so allocas stay in the entry block.
-Instruction *firstNonAllocaInstruction(Function &F) {
-  BasicBlock &Entry = F.getEntryBlock();
-  for (Instruction &I : Entry)
-    if (!isa<AllocaInst>(I) && !isa<PHINode>(I))
-      return &I;
-  return Entry.getTerminator();
+/// Instructions that must stay in the entry block: static allocas (else
+/// they become dynamic stack allocations that SROA no longer promotes) and
+/// llvm.localescape (the verifier requires it there).
+bool mustStayInEntry(const Instruction &I) {
+  if (auto *AI = dyn_cast<AllocaInst>(&I))
+    return AI->isStaticAlloca();
+  if (auto *II = dyn_cast<IntrinsicInst>(&I))
+    return II->getIntrinsicID() == Intrinsic::localescape;
+  return false;
 }
 
-/// Splitting the entry block before SplitBefore would move the static
-/// allocas below it out of the entry block, where they become dynamic stack
-/// allocations that mem2reg and SROA no longer promote. Move them up first
-/// (an alloca with a constant size depends on nothing).
-void keepStaticAllocasInEntry(Instruction *SplitBefore) {
+/// The first instruction of F's entry block after those that must stay in
+/// it: checks of parameters go there.
+Instruction *entryInsertionPoint(Function &F) {
+  for (Instruction &I : F.getEntryBlock())
+    if (!mustStayInEntry(I) && !isa<AllocaInst>(I))
+      return &I;
+  return F.getEntryBlock().getTerminator();
+}
+
+/// Splitting the entry block before SplitBefore moves what follows out of
+/// it: move the instructions that must stay up first. An alloca of constant
+/// size depends on nothing; localescape only on allocas.
+void keepEntryOnlyInstructions(Instruction *SplitBefore) {
   BasicBlock *BB = SplitBefore->getParent();
   if (BB != &BB->getParent()->getEntryBlock())
     return;
-  Instruction *Top = firstNonAllocaInstruction(*BB->getParent());
-  SmallVector<AllocaInst *, 4> Below;
+  Instruction *Top = entryInsertionPoint(*BB->getParent());
+  SmallVector<Instruction *, 4> Below;
   for (auto It = SplitBefore->getIterator(); It != BB->end(); ++It)
-    if (auto *AI = dyn_cast<AllocaInst>(&*It))
-      if (AI->isStaticAlloca())
-        Below.push_back(AI);
-  for (AllocaInst *AI : Below)
-    AI->moveBefore(*Top->getParent(), Top->getIterator());
+    if (mustStayInEntry(*It))
+      Below.push_back(&*It);
+  for (Instruction *I : Below)
+    I->moveBefore(*Top->getParent(), Top->getIterator());
 }
 
 /// One pointer to check: a scalar pointer (a lane of a vector of pointers
@@ -118,9 +126,13 @@ private:
   CallInst *materializeParamPromises(ArrayRef<const AlignmentAssumption *>,
                                      ArrayRef<ScalarCheck> Checks,
                                      Instruction *InsertPt);
-  /// Emits the check of one pointer before SplitBefore.
+  /// Emits the check of one pointer before SplitBefore. Funclet is the EH
+  /// pad whose funclet SplitBefore is in (Windows EH), or null.
   void emitCheck(const ScalarCheck &C, Instruction *SplitBefore,
-                 const DebugLoc &Loc);
+                 const DebugLoc &Loc, Instruction *Funclet);
+  /// The funclet pad of BB's funclet; null outside funclets. Sets Ambiguous
+  /// when BB belongs to several (the pass then leaves its promises alone).
+  Instruction *funcletOf(BasicBlock *BB, bool &Ambiguous) const;
   SiteInfo siteFor(const ScalarCheck &C, Value *Alignment, Value *Offset,
                    const DebugLoc &Loc) const;
   /// After the checks: keep the promise, guarded (abort, trap), or drop it
@@ -139,7 +151,26 @@ private:
   SiteDescriptors &Sites;
   SubjectNamer Namer;
   OptimizationRemarkEmitter ORE;
+  /// Funclet colours of the blocks, before any split (Windows EH only):
+  /// calls in a funclet need a "funclet" bundle or WinEHPrepare drops them.
+  DenseMap<BasicBlock *, ColorVector> FuncletColors;
 };
+
+Instruction *FunctionInstrumenter::funcletOf(BasicBlock *BB,
+                                             bool &Ambiguous) const {
+  Ambiguous = false;
+  auto It = FuncletColors.find(BB);
+  if (It == FuncletColors.end() || It->second.empty())
+    return nullptr;
+  if (It->second.size() != 1) {
+    Ambiguous = true;
+    return nullptr;
+  }
+  BasicBlock *Color = It->second.front();
+  if (Color == &F.getEntryBlock())
+    return nullptr;
+  return compat::firstNonPHI(*Color);
+}
 
 DebugLoc FunctionInstrumenter::debugLocFor(const AlignmentAssumption &A) const {
   if (A.Assume && A.Assume->getDebugLoc())
@@ -238,7 +269,8 @@ SiteInfo FunctionInstrumenter::siteFor(const ScalarCheck &C, Value *Alignment,
 
 void FunctionInstrumenter::emitCheck(const ScalarCheck &C,
                                      Instruction *SplitBefore,
-                                     const DebugLoc &Loc) {
+                                     const DebugLoc &Loc,
+                                     Instruction *Funclet) {
   const AlignmentAssumption &A = *C.From;
   IRBuilder<> B(SplitBefore);
   B.SetCurrentDebugLocation(Loc);
@@ -292,15 +324,20 @@ void FunctionInstrumenter::emitCheck(const ScalarCheck &C,
 
   IRBuilder<> FB(Fail);
   FB.SetCurrentDebugLocation(Loc);
+  SmallVector<OperandBundleDef, 1> Bundles;
+  if (Funclet)
+    Bundles.emplace_back("funclet", Funclet);
   if (Action == FailureAction::Trap) {
-    compat::createTrap(FB);
+    compat::createTrap(FB, Bundles);
   } else {
     Constant *Site = Sites.create(siteFor(C, A.Alignment, A.Offset, Loc));
     FunctionCallee Hook =
         getReportHook(M, /*Abort=*/!Continues, Sites.pointerType());
     CallInst *Call = FB.CreateCall(
-        Hook, {Site, PtrBits, FB.CreateTrunc(Alignment, I64),
-               Offset ? FB.CreateTrunc(Offset, I64) : FB.getInt64(0)});
+        Hook,
+        {Site, PtrBits, FB.CreateTrunc(Alignment, I64),
+         Offset ? FB.CreateTrunc(Offset, I64) : FB.getInt64(0)},
+        Bundles);
     if (!Continues)
       Call->setDoesNotReturn();
   }
@@ -370,6 +407,19 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found) {
   if (F.hasFnAttribute(Attribute::Naked))
     for (AlignmentAssumption &A : Found)
       A.Unsupported = "the function is naked; no check can be inserted";
+  if (F.hasPersonalityFn() &&
+      isFuncletEHPersonality(classifyEHPersonality(F.getPersonalityFn())))
+    FuncletColors = colorEHFunclets(F);
+  // Funclets are known for the blocks as they are before any split.
+  DenseMap<CallInst *, Instruction *> FuncletOfAssume;
+  for (AlignmentAssumption &A : Found) {
+    bool Ambiguous = false;
+    if (A.Assume && A.isSupported())
+      FuncletOfAssume[A.Assume] = funcletOf(A.Assume->getParent(), Ambiguous);
+    if (Ambiguous)
+      A.Unsupported = "the assume is in a block shared by several EH "
+                      "funclets; a call there has no single funclet";
+  }
 
   // Group the checkable promises by the assume that makes them; parameter
   // promises (no assume yet) go under nullptr.
@@ -389,8 +439,10 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found) {
     CallInst *Assume = Group.first;
     bool FromParams = !Assume;
     ArrayRef<const AlignmentAssumption *> Promises = Group.second;
-    Instruction *SplitBefore = Assume ? Assume : firstNonAllocaInstruction(F);
-    keepStaticAllocasInEntry(SplitBefore);
+    Instruction *SplitBefore = Assume ? Assume : entryInsertionPoint(F);
+    keepEntryOnlyInstructions(SplitBefore);
+    // Parameter checks are in the entry block, which is in no funclet.
+    Instruction *Funclet = Assume ? FuncletOfAssume.lookup(Assume) : nullptr;
     std::vector<ScalarCheck> Checks;
     for (const AlignmentAssumption *A : Promises) {
       std::vector<ScalarCheck> Lanes = scalarize(*A, SplitBefore);
@@ -400,7 +452,7 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found) {
         (Assume = materializeParamPromises(Promises, Checks, SplitBefore)))
       SplitBefore = Assume;
     for (const ScalarCheck &C : Checks)
-      emitCheck(C, SplitBefore, debugLocFor(*C.From));
+      emitCheck(C, SplitBefore, debugLocFor(*C.From), Funclet);
     for (const AlignmentAssumption *A : Promises)
       ORE.emit([&] {
         return OptimizationRemark(DEBUG_TYPE, "Guarded", SplitBefore)
@@ -427,8 +479,17 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &) {
     Action = FailureAction::Trap;
   }
 
-  EntryPoints Entries(M, Opts);
   SiteDescriptors Sites(M);
+  if (Action != FailureAction::Trap) {
+    std::string Clash = checkReportHooks(M, Sites.pointerType());
+    if (!Clash.empty()) {
+      diagnose(M.getContext(),
+               "align-guard: cannot call the AlignGuard runtime: " + Clash,
+               DS_Error);
+      return PreservedAnalyses::all();
+    }
+  }
+  EntryPoints Entries(M, Opts);
   bool Changed = false;
   for (Function &F : M) {
     if (F.isDeclaration() || isOptedOut(F))

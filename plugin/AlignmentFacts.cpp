@@ -40,7 +40,7 @@ void AlignmentFacts::addTest(const AlignmentTest &Test, FactSource Source,
                              const Instruction *Where,
                              const BasicBlock *GoodSuccessor) {
   int64_t Off;
-  if (Test.Alignment.getBitWidth() > 64 || !Test.Alignment.isPowerOf2() ||
+  if (Test.Alignment.getActiveBits() > 64 || !Test.Alignment.isPowerOf2() ||
       !constantOffset(Test.Offset, Off))
     return;
   uint64_t Align = Test.Alignment.getZExtValue();

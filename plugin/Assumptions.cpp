@@ -43,8 +43,9 @@ bool AlignmentAssumption::isTrivial() const {
   return C && C->isOne();
 }
 
-bool isCalleeOwnedCopy(const Argument &A) {
-  return A.hasByValAttr() || A.hasInAllocaAttr() || A.hasPreallocatedAttr();
+bool isABIAlignment(const Argument &A) {
+  return A.hasByValAttr() || A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
+         A.hasAttribute(Attribute::ByRef);
 }
 
 static std::string typeName(Type *T) {
@@ -125,7 +126,9 @@ bool matchAlignmentTest(Value *Cond, AlignmentTest &Test) {
   if (match(Masked, m_c_And(m_Value(Addr), m_ConstantInt(Mask)))) {
     if (!Mask->getValue().isMask())
       return false; // not 2^k-1: a bit test, not an alignment test
-    Test.Alignment = Mask->getValue() + 1;
+    // One bit wider: an all-ones mask (`and i32 %p, -1`) means 2^32.
+    const APInt &M = Mask->getValue();
+    Test.Alignment = M.zext(M.getBitWidth() + 1) + 1;
   } else if (match(Masked, m_URem(m_Value(Addr), m_ConstantInt(Divisor)))) {
     if (!Divisor->getValue().isPowerOf2())
       return false; // divisibility, not alignment
@@ -133,6 +136,9 @@ bool matchAlignmentTest(Value *Cond, AlignmentTest &Test) {
   } else {
     return false;
   }
+  // Keep the usual case in an i64 (the pass computes in the widest type).
+  if (Test.Alignment.getActiveBits() <= 64)
+    Test.Alignment = Test.Alignment.zextOrTrunc(64);
 
   Value *Ptr = nullptr, *Offset = nullptr;
   ConstantInt *AddC;
@@ -204,7 +210,7 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
   if (Scope.AllParams || (Scope.EntryParams && IsEntry)) {
     for (Argument &Arg : F.args()) {
       MaybeAlign Align = F.getParamAlign(Arg.getArgNo());
-      if (!Align || isCalleeOwnedCopy(Arg))
+      if (!Align || isABIAlignment(Arg))
         continue;
       AlignmentAssumption A;
       A.Kind = AssumptionKind::ParamAttr;

@@ -111,9 +111,11 @@ struct AlignmentTest {
 /// Reads Cond as an AlignmentTest, or returns false.
 bool matchAlignmentTest(llvm::Value *Cond, AlignmentTest &Test);
 
-/// True when an `align` on this parameter is ABI bookkeeping for a copy the
-/// callee owns (byval, inalloca, preallocated), not a caller's promise.
-bool isCalleeOwnedCopy(const llvm::Argument &A);
+/// True when an `align` on this parameter is part of the calling convention,
+/// not a caller's promise: the callee's own copy (byval, inalloca,
+/// preallocated), or a byref argument whose alignment lays out the kernel
+/// argument segment. Removing it would change the ABI, so it stays, unchecked.
+bool isABIAlignment(const llvm::Argument &A);
 
 } // namespace alignguard
 

@@ -29,6 +29,13 @@
 #include "llvm/IR/DebugProgramInstruction.h"
 #endif
 
+// EHPersonalities.h moved from Analysis/ to IR/ in LLVM 17.
+#if __has_include("llvm/IR/EHPersonalities.h")
+#include "llvm/IR/EHPersonalities.h"
+#else
+#include "llvm/Analysis/EHPersonalities.h"
+#endif
+
 // PassPlugin.h moved to llvm/Plugins/ in LLVM 22.
 #if __has_include("llvm/Plugins/PassPlugin.h")
 #define ALIGNGUARD_PASS_PLUGIN_H "llvm/Plugins/PassPlugin.h"
@@ -85,7 +92,9 @@ cloneCallWithBundles(llvm::CallInst *CI,
 
 /// Emits `call void @llvm.trap()` (the IRBuilder overloads for intrinsics
 /// differ between versions; a declaration works on all).
-inline llvm::CallInst *createTrap(llvm::IRBuilderBase &B) {
+inline llvm::CallInst *
+createTrap(llvm::IRBuilderBase &B,
+           llvm::ArrayRef<llvm::OperandBundleDef> Bundles = {}) {
   llvm::Module *M = B.GetInsertBlock()->getModule();
 #if LLVM_VERSION_MAJOR >= 20
   llvm::Function *Trap =
@@ -93,7 +102,7 @@ inline llvm::CallInst *createTrap(llvm::IRBuilderBase &B) {
 #else
   llvm::Function *Trap = llvm::Intrinsic::getDeclaration(M, llvm::Intrinsic::trap);
 #endif
-  return B.CreateCall(Trap);
+  return B.CreateCall(Trap, {}, Bundles);
 }
 
 /// The alignment of a masked load or store, whose pointer is operand
@@ -117,6 +126,16 @@ inline uint32_t minTrailingZeros(llvm::ScalarEvolution &SE,
   return SE.getMinTrailingZeros(S);
 #else
   return SE.GetMinTrailingZeros(S);
+#endif
+}
+
+/// The first instruction of BB that is not a PHI (an iterator from LLVM 20).
+inline llvm::Instruction *firstNonPHI(llvm::BasicBlock &BB) {
+#if LLVM_VERSION_MAJOR >= 20
+  auto It = BB.getFirstNonPHIIt();
+  return It == BB.end() ? nullptr : &*It;
+#else
+  return BB.getFirstNonPHI();
 #endif
 }
 

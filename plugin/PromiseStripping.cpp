@@ -1,6 +1,9 @@
 //===- PromiseStripping.cpp - Drop promises a failed check fed -----------===//
 #include "PromiseStripping.h"
 
+#include "Assumptions.h"
+#include "EntryPoints.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
@@ -35,13 +38,20 @@ unsigned dropAlignPromisesFedBy(Value *Pointer) {
       if (!CB || !CB->isArgOperand(&U))
         continue;
       unsigned ArgNo = CB->getArgOperandNo(&U);
+      // byval/byref/inalloca/preallocated alignment is the ABI's, not a
+      // promise about the pointer: dropping it would change the callee's
+      // copy or the argument layout.
+      if (CB->isPassPointeeByValueArgument(ArgNo) ||
+          CB->paramHasAttr(ArgNo, Attribute::ByRef))
+        continue;
       if (CB->getParamAlign(ArgNo)) {
         CB->removeParamAttr(ArgNo, Attribute::Alignment);
         ++Removed;
       }
       Function *Callee = CB->getCalledFunction();
       if (!Callee || Callee->isDeclaration() || !Callee->hasLocalLinkage() ||
-          ArgNo >= Callee->arg_size())
+          ArgNo >= Callee->arg_size() || isOptedOut(*Callee) ||
+          isABIAlignment(*Callee->getArg(ArgNo)))
         continue;
       if (Callee->getParamAlign(ArgNo)) {
         Callee->removeParamAttr(ArgNo, Attribute::Alignment);

@@ -53,14 +53,35 @@ Constant *SiteDescriptors::create(const SiteInfo &Site) {
   return ConstantExpr::getPointerCast(GV, StrTy);
 }
 
-FunctionCallee getReportHook(Module &M, bool Abort, Type *SitePtrTy) {
-  LLVMContext &Ctx = M.getContext();
+static FunctionType *hookType(LLVMContext &Ctx, Type *SitePtrTy) {
   Type *I64 = Type::getInt64Ty(Ctx);
-  auto *Ty = FunctionType::get(Type::getVoidTy(Ctx), {SitePtrTy, I64, I64, I64},
-                               /*isVarArg=*/false);
+  return FunctionType::get(Type::getVoidTy(Ctx), {SitePtrTy, I64, I64, I64},
+                           /*isVarArg=*/false);
+}
+
+std::string checkReportHooks(const Module &M, Type *SitePtrTy) {
+  FunctionType *Expected = hookType(M.getContext(), SitePtrTy);
+  for (const char *Name : {ReportHookName, ReportAbortHookName}) {
+    const GlobalValue *GV = M.getNamedValue(Name);
+    if (!GV)
+      continue;
+    auto *F = dyn_cast<Function>(GV);
+    if (!F)
+      return std::string("'") + Name + "' is not a function in this module";
+    if (F->getFunctionType() != Expected)
+      return std::string("'") + Name +
+             "' is declared with another type than the runtime's "
+             "void(const alignguard_site *, uint64_t, uint64_t, int64_t)";
+  }
+  return "";
+}
+
+FunctionCallee getReportHook(Module &M, bool Abort, Type *SitePtrTy) {
   StringRef Name = Abort ? ReportAbortHookName : ReportHookName;
-  FunctionCallee Hook = M.getOrInsertFunction(Name, Ty);
-  if (auto *F = dyn_cast<Function>(Hook.getCallee())) {
+  FunctionCallee Hook =
+      M.getOrInsertFunction(Name, hookType(M.getContext(), SitePtrTy));
+  auto *F = cast<Function>(Hook.getCallee()); // checkReportHooks made sure
+  if (F->isDeclaration()) {
     // Not nounwind: a user handler may throw or longjmp out of the report.
     F->addFnAttr(Attribute::Cold);
     if (Abort)

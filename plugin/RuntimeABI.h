@@ -64,9 +64,14 @@ private:
 };
 
 /// Declares (or finds) the report hook: `void (ptr, i64, i64, i64)`, cold,
-/// and noreturn for the abort variant.
+/// and noreturn for the abort variant. Call checkReportHooks first.
 llvm::FunctionCallee getReportHook(llvm::Module &M, bool Abort,
                                    llvm::Type *SitePtrTy);
+
+/// Empty when the module's symbols named like the hooks (if any) are the
+/// hooks; otherwise why not (a variable, or a function of another type):
+/// calling it would be undefined, so the pass refuses.
+std::string checkReportHooks(const llvm::Module &M, llvm::Type *SitePtrTy);
 
 } // namespace alignguard
 

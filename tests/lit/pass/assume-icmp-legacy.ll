@@ -92,3 +92,16 @@ define void @not_alignment_urem(i8* %p) {
   call void @llvm.assume(i1 %c)
   ret void
 }
+
+; An all-ones mask of a 32-bit ptrtoint: the low 32 bits are zero, i.e. the
+; pointer is 2^32-aligned (not a non-power-of-two alignment).
+define void @all_ones(i8* %p) {
+; CHECK-LABEL: define void @all_ones(
+; CHECK:         and i64 {{%.*}}, 4294967295
+; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 4294967296, i64 0)
+  %i = ptrtoint i8* %p to i32
+  %low = and i32 %i, -1
+  %c = icmp eq i32 %low, 0
+  call void @llvm.assume(i1 %c)
+  ret void
+}

@@ -1,5 +1,6 @@
 ; Splitting the entry block for a check must not push static allocas out of
-; it (they would become dynamic allocations that SROA no longer promotes).
+; it (they would become dynamic allocations that SROA no longer promotes),
+; nor llvm.localescape (the verifier requires it there).
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
@@ -23,4 +24,32 @@ entry:
   ret void
 }
 
+define void @escapes(i8* align 64 %p) {
+; CHECK-LABEL: define void @escapes(
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %a = alloca i32
+; CHECK-NEXT:    call void (...) @llvm.localescape({{i32\*|ptr}} %a)
+; CHECK-NEXT:    ptrtoint
+entry:
+  %a = alloca i32
+  call void (...) @llvm.localescape(i32* %a)
+  store i32 0, i32* %a
+  ret void
+}
+
+define void @escapes_late(i8* %p) {
+; CHECK-LABEL: define void @escapes_late(
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %a = alloca i32
+; CHECK-NEXT:    call void (...) @llvm.localescape({{i32\*|ptr}} %a)
+; CHECK-NEXT:    store i32 0
+entry:
+  %a = alloca i32
+  store i32 0, i32* %a
+  call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 8) ]
+  call void (...) @llvm.localescape(i32* %a)
+  ret void
+}
+
+declare void @llvm.localescape(...)
 declare void @llvm.assume(i1)

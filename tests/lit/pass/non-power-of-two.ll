@@ -24,3 +24,15 @@ define void @zero(i8* %p) {
 }
 
 declare void @llvm.assume(i1)
+
+; The null requirement is on the pointer itself, not on pointer - offset.
+define void @npot_offset(i8* %p) {
+; CHECK-LABEL: define void @npot_offset(
+; CHECK:         [[INT:%.*]] = ptrtoint {{i8\*|ptr}} %p to i64
+; CHECK-NEXT:    [[ADDR:%.*]] = sub i64 [[INT]], 8
+; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[INT]], 0
+; CHECK-NEXT:    br i1 [[BAD]]
+; CHECK:         call void @__alignguard_report_abort({{.*}}, i64 [[INT]], i64 24, i64 8)
+  call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 24, i64 8) ]
+  ret void
+}

@@ -21,6 +21,13 @@ define void @entry(float* align 64 %p, i8* %q) {
   %q.cast = bitcast i8* %q to i8*
   call void @compute_q(i8* align 32 %q.cast)
   call void @external(i8* align 32 %q)
+  call void @opted_out(i8* %q)
+  ret void
+}
+
+; A function that opts out is left alone, even in recover mode.
+; RECOVER-LABEL: define internal void @opted_out({{i8\*|ptr}} align 32 %o)
+define internal void @opted_out(i8* align 32 %o) "no-align-guard" {
   ret void
 }
 
