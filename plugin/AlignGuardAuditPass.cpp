@@ -104,6 +104,13 @@ SubjectNamer &Auditor::namerFor(Function &F) {
 Verdict Auditor::pointerVerdict(Value *Ptr, uint64_t Alignment,
                                 Instruction *At) {
   Function &F = *At->getFunction();
+  // What the IR itself makes aligned: null, an alloca or a global of that
+  // alignment (not an argument or a load: their alignment is a promise).
+  const Value *Object = Ptr->stripPointerCasts();
+  if (isa<ConstantPointerNull>(Object) ||
+      ((isa<AllocaInst>(Object) || isa<GlobalVariable>(Object)) &&
+       Object->getPointerAlignment(M.getDataLayout()).value() >= Alignment))
+    return {AuditStatus::Checked, ""};
   const AlignmentFact *Fact =
       factsFor(F).find(Ptr, Alignment, 0, At, /*Ignore=*/At);
   if (Fact && Fact->Source == FactSource::GuardedAssume)
@@ -191,6 +198,7 @@ void constants(const AlignmentAssumption &A, std::optional<uint64_t> &Align,
 }
 
 Verdict Auditor::classify(const AlignmentAssumption &A) {
+  Function &F = *A.F;
   if (!A.isSupported())
     return {AuditStatus::Unsupported, A.Unsupported};
   if (A.Guarded)
@@ -221,13 +229,20 @@ Verdict Auditor::classify(const AlignmentAssumption &A) {
                           : std::string("an indirect callee")) +
                   "; nothing checks the returned pointer"};
     }
-    return pointerVerdict(A.Pointer, *Align, A.Inst);
+    // F's own promise: every pointer it returns must be aligned.
+    for (BasicBlock &BB : F)
+      if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+        Verdict V = pointerVerdict(Ret->getReturnValue(), *Align, Ret);
+        if (!isVerified(V.Status))
+          return V;
+      }
+    return {AuditStatus::Checked, ""};
   case AssumptionKind::AssumeBundle:
   case AssumptionKind::AssumeICmp:
   case AssumptionKind::Access: {
     if (*Offset == 0)
       return pointerVerdict(A.Pointer, *Align, A.Inst);
-    const AlignmentFact *Fact = factsFor(*A.F).find(A.Pointer, *Align, *Offset,
+    const AlignmentFact *Fact = factsFor(F).find(A.Pointer, *Align, *Offset,
                                                     A.Inst, A.Inst);
     if (Fact && Fact->Source == FactSource::GuardedAssume)
       return {AuditStatus::Guarded, ""};

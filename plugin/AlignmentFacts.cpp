@@ -4,6 +4,7 @@
 #include "Assumptions.h"
 #include "Compat.h"
 #include "PointerOrigins.h"
+#include "RuntimeABI.h"
 
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -156,12 +157,28 @@ static void collectTests(Value *Cond, bool Want,
     collectTests(T.Cond, T.WhenZero, Out, Depth + 1);
 }
 
+/// True when BB reports to the AlignGuard runtime: the failing side of a
+/// check align-guard inserted. (The guarded assume's metadata says the same,
+/// but optimisations that merge instructions may drop unknown metadata.)
+static bool callsReportHook(const BasicBlock &BB) {
+  for (const Instruction &I : BB)
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (const Function *Callee = CB->getCalledFunction())
+        if (Callee->getName() == ReportHookName ||
+            Callee->getName() == ReportAbortHookName)
+          return true;
+  return false;
+}
+
 void AlignmentFacts::addChecks(BranchInst &Br) {
   for (unsigned Succ = 0; Succ != 2; ++Succ) {
     SmallVector<AlignmentTest, 2> Tests;
     collectTests(Br.getCondition(), /*Want=*/Succ == 0, Tests, 0);
+    FactSource Source = callsReportHook(*Br.getSuccessor(1 - Succ))
+                            ? FactSource::GuardedAssume
+                            : FactSource::CodeCheck;
     for (AlignmentTest &T : Tests)
-      addTest(T, FactSource::CodeCheck, &Br, Br.getSuccessor(Succ));
+      addTest(T, Source, &Br, Br.getSuccessor(Succ));
   }
 }
 
@@ -216,7 +233,7 @@ unsigned AlignmentFacts::trailingZeros(const SCEV *S, const Instruction *At,
   unsigned Mine = 0;
   if (auto *U = dyn_cast<SCEVUnknown>(S)) {
     for (const AlignmentFact &Fact : Facts)
-      if (Fact.Integer == U->getValue() && Fact.Source == FactSource::CodeCheck &&
+      if (Fact.Integer == U->getValue() && Fact.Source != FactSource::UncheckedAssume &&
           holdsAt(Fact, At))
         Mine = std::max(Mine, Log2_64(Fact.Alignment));
   } else if (auto *Cast = dyn_cast<SCEVCastExpr>(S)) {

@@ -4,7 +4,8 @@
 // A fact says "Pointer - Offset is Alignment-aligned" from some program point
 // on; this file finds them and answers whether one covers a promise:
 //
-//   guarded: an assume align-guard has guarded        (!alignguard.guarded)
+//   guarded: an assume align-guard has guarded        (!alignguard.guarded),
+//            or a check whose failing side calls the AlignGuard runtime
 //   check:   code that tests the low bits itself and branches away when
 //            they are not zero (Halide's host-alignment assert, a C
 //            `if ((uintptr_t)p & 63) abort();`): holds below the good edge

@@ -223,6 +223,8 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
     }
   }
 
+  // F's own return promise, once, at its first `ret` (the audit looks at
+  // every `ret`).
   if (Scope.Returns)
     if (MaybeAlign RetAlign = F.getAttributes().getRetAlignment())
       for (BasicBlock &BB : F)
@@ -236,6 +238,7 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
             A.Alignment = ConstantInt::get(I64, RetAlign->value());
             A.Unsupported = whyPointerUnsupported(V, DL);
             Found.push_back(std::move(A));
+            break;
           }
 
   for (Instruction &I : instructions(F)) {

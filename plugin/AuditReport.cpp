@@ -74,21 +74,38 @@ static std::string alignmentText(const AuditFinding &F) {
   return S;
 }
 
+/// A table cell: control characters (from odd IR names) shown as \xNN so
+/// that one finding stays one line.
+static std::string cell(StringRef Text) {
+  std::string Out;
+  for (unsigned char C : Text) {
+    if (C < 0x20 || C == 0x7f) {
+      static const char Hex[] = "0123456789abcdef";
+      Out += "\\x";
+      Out += Hex[C >> 4];
+      Out += Hex[C & 15];
+    } else {
+      Out += static_cast<char>(C);
+    }
+  }
+  return Out;
+}
+
 void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
   std::vector<std::vector<std::string>> Rows = {
       {"STATUS", "KIND", "FUNCTION", "SUBJECT", "ALIGN", "LOCATION",
        "REASON"}};
   for (const AuditFinding &F : R.Findings)
     if (All || !isVerified(F.Status))
-      Rows.push_back({auditStatusName(F.Status).str(), F.Kind, F.Function,
-                      F.Subject, alignmentText(F), location(F),
-                      F.Reason.empty() ? "-" : F.Reason});
+      Rows.push_back({auditStatusName(F.Status).str(), F.Kind,
+                      cell(F.Function), cell(F.Subject), alignmentText(F),
+                      cell(location(F)), F.Reason.empty() ? "-" : cell(F.Reason)});
   std::vector<size_t> Width(Rows.front().size(), 0);
   for (const auto &Row : Rows)
     for (size_t C = 0; C != Row.size(); ++C)
       Width[C] = std::max(Width[C], Row[C].size());
 
-  OS << "alignguard audit: " << R.Module << "\n";
+  OS << "alignguard audit: " << cell(R.Module) << "\n";
   if (Rows.size() > 1)
     for (const auto &Row : Rows) {
       for (size_t C = 0; C != Row.size(); ++C) {

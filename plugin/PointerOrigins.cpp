@@ -73,7 +73,10 @@ Align alignmentFromType(const Value *V, const DataLayout &DL) {
   while (isa<BitCastOperator>(V) || isa<AddrSpaceCastOperator>(V))
     V = cast<Operator>(V)->getOperand(0);
   auto *GEP = dyn_cast<GEPOperator>(V);
-  if (!GEP || !GEP->getSourceElementType()->isSized())
+  // Only a struct's field: a GEP over an array of vectors says nothing
+  // about the base beyond what the access itself promises.
+  if (!GEP || !GEP->getSourceElementType()->isStructTy() ||
+      !GEP->getSourceElementType()->isSized())
     return Align(1);
   APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
   if (!GEP->accumulateConstantOffset(DL, Offset))

@@ -34,9 +34,9 @@ const llvm::Value *pointerRoot(const llvm::Value *V);
 /// `buffer->host`, TVM's `args[i]->data`.
 bool comesFromArgument(const llvm::Value *V);
 
-/// The alignment a GEP's source type gives its result, when V is a GEP with
-/// constant indices into a sized type (a field of a `T*` is as aligned as
-/// T's layout says); 1 otherwise.
+/// The alignment a struct type gives a field, when V is a GEP with constant
+/// indices into a struct (a field of a `T*` is as aligned as T's layout
+/// says); 1 otherwise.
 llvm::Align alignmentFromType(const llvm::Value *V, const llvm::DataLayout &DL);
 
 /// The argument whose value V is (casts and spill reloads stripped), or null.
