@@ -30,6 +30,8 @@ config.substitutions.append(("%rt", config.runtime_lib))
 config.substitutions.append(("%rt-include", config.runtime_include))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%tools", os.path.join(config.project_source, "tests", "tools")))
+config.substitutions.append(("%alignguard", "%s %s" % (
+    config.python, os.path.join(config.project_source, "scripts", "alignguard"))))
 
 config.available_features.add("llvm-%d" % config.llvm_version_major)
 for major in range(14, config.llvm_version_major + 1):
