@@ -263,11 +263,18 @@ AuditFinding Auditor::describe(const AlignmentAssumption &A,
   Out.Kind = assumptionKindName(A.Kind).str();
   // An assume that align-guard made from an `align` parameter keeps
   // reporting as that parameter.
+  // ... and one whose fallback could not be used says why (the notes of
+  // GuardedMDName).
   if (A.Guarded && A.Assume)
-    if (MDNode *Origin = A.Assume->getMetadata(GuardedMDName))
-      if (Origin->getNumOperands() == 1)
-        if (auto *Kind = dyn_cast<MDString>(Origin->getOperand(0)))
-          Out.Kind = Kind->getString().str();
+    if (MDNode *Notes = A.Assume->getMetadata(GuardedMDName))
+      for (const MDOperand &Op : Notes->operands())
+        if (auto *Note = dyn_cast<MDString>(Op.get())) {
+          StringRef Text = Note->getString();
+          if (Text == assumptionKindName(AssumptionKind::ParamAttr))
+            Out.Kind = Text.str();
+          else if (Text.find("fallback-unsafe") == 0)
+            Out.Reason = Text.str();
+        }
   constants(A, Out.Alignment, Out.Offset);
 
   if (A.Kind == AssumptionKind::ReturnAttr) {
@@ -298,7 +305,8 @@ AuditFinding Auditor::describe(const AlignmentAssumption &A,
     Out.Line = SP->getLine();
   }
   Out.Status = V.Status;
-  Out.Reason = V.Reason;
+  if (!V.Reason.empty())
+    Out.Reason = V.Reason;
   return Out;
 }
 

@@ -12,15 +12,19 @@
 #include "Compat.h"
 #include "Diagnostics.h"
 #include "EntryPoints.h"
+#include "PointerOrigins.h"
 #include "PromiseStripping.h"
 #include "RuntimeABI.h"
 #include "SubjectNames.h"
+#include "UnalignedCopies.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
@@ -39,6 +43,8 @@ STATISTIC(NumTrivial, "Promises of alignment 1, which need no check");
 STATISTIC(NumUnsupported, "Promises left alone, with a warning");
 STATISTIC(NumFedPromisesDropped,
           "align attributes dropped below a recovering check");
+STATISTIC(NumRedundant, "Checks left out: an earlier check covers them");
+STATISTIC(NumEarlyReturns, "Failing checks that return (return=N, fallback)");
 
 namespace alignguard {
 namespace {
@@ -107,48 +113,94 @@ struct ScalarCheck {
   std::string Subject;
 };
 
+/// How the failing side of one group of checks ends.
+struct FailurePolicy {
+  FailureAction Action;
+  Constant *ReturnValue = nullptr; ///< Return: what the entry point returns
+  Function *Copy = nullptr;        ///< Fallback: the unaligned copy to run
+  Instruction *Funclet = nullptr;  ///< Windows EH: the funclet's pad
+  /// Why a requested return/fallback could not be used here (then Action
+  /// is Abort); the audit shows it.
+  std::string Downgraded;
+
+  /// The failing side leaves the function or the program: nothing after
+  /// the check runs with a broken promise, so the promise can stay.
+  bool isTerminal() const { return Action != FailureAction::Recover; }
+};
+
+/// One scalar check's values, computed before the branch.
+struct PreparedCheck {
+  const ScalarCheck *C;
+  DebugLoc Loc;
+  Value *PtrBits;   ///< ptrtoint, i64: what the runtime prints
+  Value *Ptr;       ///< PtrBits in IntTy
+  Value *Addr;      ///< Ptr - Offset
+  Value *Alignment; ///< in IntTy
+  Value *Offset;    ///< in IntTy, or null
+  Value *Bad;       ///< i1: this check fails (null when merged)
+  bool HasMask = false; ///< the alignment is a constant power of two
+  APInt Mask;           ///< then, the alignment - 1
+};
+
 class FunctionInstrumenter {
 public:
-  FunctionInstrumenter(Function &F, FailureAction Action,
-                       SiteDescriptors &Sites)
+  FunctionInstrumenter(Function &F, FailureAction Action, int64_t ReturnValue,
+                       SiteDescriptors &Sites, UnalignedCopies &Copies)
       : F(F), M(*F.getParent()), Ctx(F.getContext()), Action(Action),
-        Sites(Sites), Namer(F), ORE(&F) {}
+        ReturnValue(ReturnValue), Sites(Sites), Copies(Copies), Namer(F),
+        ORE(&F) {}
 
   /// Rewrites the promises Found in F; returns true when F changed.
-  bool run(std::vector<AlignmentAssumption> &Found);
+  bool run(std::vector<AlignmentAssumption> &Found, bool IsEntry);
 
 private:
   void reportUnsupported(const AlignmentAssumption &A);
   void remarkTrivial(const AlignmentAssumption &A);
+  /// The policy for checks placed before Anchor, decided on the function
+  /// as it was before instrumentation.
+  FailurePolicy decidePolicy(Instruction *Anchor, bool IsEntry,
+                             Instruction *Funclet, const std::string &What);
+  /// Promises checked already by an earlier check of the same pointer, of at
+  /// least that alignment, that dominates them: not checked again.
+  SmallPtrSet<const AlignmentAssumption *, 8>
+  findRedundant(ArrayRef<const AlignmentAssumption *> Promises,
+                const DenseMap<const AlignmentAssumption *, Instruction *>
+                    &Anchors);
   /// Promises from `align` parameters become one assume before InsertPt
   /// (after the allocas); returns it, or null in recover mode, which keeps
   /// no promise.
   CallInst *materializeParamPromises(ArrayRef<const AlignmentAssumption *>,
                                      ArrayRef<ScalarCheck> Checks,
-                                     Instruction *InsertPt);
-  /// Emits the check of one pointer before SplitBefore. Funclet is the EH
-  /// pad whose funclet SplitBefore is in (Windows EH), or null.
-  void emitCheck(const ScalarCheck &C, Instruction *SplitBefore,
-                 const DebugLoc &Loc, Instruction *Funclet);
+                                     Instruction *InsertPt, bool KeepPromise);
+  /// Emits the checks of one place before SplitBefore: one branch for all
+  /// of them; the cold side finds which failed.
+  void emitChecks(ArrayRef<ScalarCheck> Checks, Instruction *SplitBefore,
+                  const FailurePolicy &Policy);
+  PreparedCheck prepare(IRBuilder<> &B, const ScalarCheck &C);
+  /// The failure of one check, at Term (the fail block's terminator).
+  void emitFailure(Instruction *Term, const PreparedCheck &P,
+                   const FailurePolicy &Policy);
   /// The funclet pad of BB's funclet; null outside funclets. Sets Ambiguous
   /// when BB belongs to several (the pass then leaves its promises alone).
   Instruction *funcletOf(BasicBlock *BB, bool &Ambiguous) const;
-  SiteInfo siteFor(const ScalarCheck &C, Value *Alignment, Value *Offset,
-                   const DebugLoc &Loc) const;
-  /// After the checks: keep the promise, guarded (abort, trap), or drop it
-  /// and everything it fed (recover).
+  SiteInfo siteFor(const PreparedCheck &P) const;
+  /// After the checks: keep the promise, guarded (terminal actions), or
+  /// drop it and everything it fed (recover).
   void finishAssume(CallInst *Assume,
                     ArrayRef<const AlignmentAssumption *> Checked,
-                    bool FromParams);
+                    bool FromParams, const FailurePolicy &Policy);
   std::vector<ScalarCheck> scalarize(const AlignmentAssumption &A,
                                      Instruction *InsertBefore);
   DebugLoc debugLocFor(const AlignmentAssumption &A) const;
+  std::string subjectOf(const AlignmentAssumption &A) const;
 
   Function &F;
   Module &M;
   LLVMContext &Ctx;
   FailureAction Action;
+  int64_t ReturnValue;
   SiteDescriptors &Sites;
+  UnalignedCopies &Copies;
   SubjectNamer Namer;
   OptimizationRemarkEmitter ORE;
   /// Funclet colours of the blocks, before any split (Windows EH only):
@@ -181,11 +233,18 @@ DebugLoc FunctionInstrumenter::debugLocFor(const AlignmentAssumption &A) const {
   return DebugLoc();
 }
 
+std::string FunctionInstrumenter::subjectOf(const AlignmentAssumption &A) const {
+  if (!A.Param)
+    return A.Pointer ? Namer.describe(A.Pointer) : "a value";
+  std::string Subject = "argument #" + std::to_string(A.Param->getArgNo());
+  std::string Name = Namer.argumentName(*A.Param);
+  return Name.empty() ? Subject : Subject + " '" + Name + "'";
+}
+
 void FunctionInstrumenter::reportUnsupported(const AlignmentAssumption &A) {
   ++NumUnsupported;
-  std::string Subject = A.Pointer ? Namer.describe(A.Pointer) : "a value";
   warn(M, locationPrefix(debugLocFor(A)) + "in function '" + F.getName() +
-              "': " + assumptionKindName(A.Kind) + " on " + Subject +
+              "': " + assumptionKindName(A.Kind) + " on " + subjectOf(A) +
               " left unchecked: " + A.Unsupported);
   if (A.Assume)
     ORE.emit([&] {
@@ -207,14 +266,7 @@ void FunctionInstrumenter::remarkTrivial(const AlignmentAssumption &A) {
 std::vector<ScalarCheck>
 FunctionInstrumenter::scalarize(const AlignmentAssumption &A,
                                 Instruction *InsertBefore) {
-  std::string Subject = A.Param ? "argument #" +
-                                      std::to_string(A.Param->getArgNo())
-                                : Namer.describe(A.Pointer);
-  if (A.Param) {
-    std::string Name = Namer.argumentName(*A.Param);
-    if (!Name.empty())
-      Subject += " '" + Name + "'";
-  }
+  std::string Subject = subjectOf(A);
   auto *VT = dyn_cast<FixedVectorType>(A.Pointer->getType());
   if (!VT)
     return {ScalarCheck{&A, A.Pointer, Subject}};
@@ -227,13 +279,102 @@ FunctionInstrumenter::scalarize(const AlignmentAssumption &A,
   return Lanes;
 }
 
+FailurePolicy FunctionInstrumenter::decidePolicy(Instruction *Anchor,
+                                                 bool IsEntry,
+                                                 Instruction *Funclet,
+                                                 const std::string &What) {
+  FailurePolicy P;
+  P.Action = Action;
+  P.Funclet = Funclet;
+  std::string Why;
+  if (Action == FailureAction::Return) {
+    auto *RetTy = dyn_cast<IntegerType>(F.getReturnType());
+    if (!IsEntry)
+      Why = "it is not an entry point";
+    else if (!RetTy)
+      Why = "it does not return an integer";
+    else if (Funclet)
+      Why = "the check is in an EH funclet, which cannot return";
+    else if (!isIntN(RetTy->getBitWidth(), ReturnValue) &&
+             !isUIntN(RetTy->getBitWidth(), ReturnValue))
+      Why = std::to_string(ReturnValue) + " does not fit its " +
+            std::to_string(RetTy->getBitWidth()) + "-bit return type";
+    else
+      P.ReturnValue = ConstantInt::get(RetTy, ReturnValue, /*IsSigned=*/true);
+  } else if (Action == FailureAction::Fallback) {
+    std::string Effect;
+    if (!IsEntry)
+      Why = "it is not an entry point";
+    else if (!(Why = whyNotForwardable(F)).empty())
+      ;
+    else if (!(Effect = sideEffectMayPrecede(*Anchor)).empty())
+      Why = "fallback-unsafe: " + Effect +
+            " can run before the check, so running the copy would repeat it";
+    else
+      P.Copy = Copies.getOrCreate(F);
+  }
+  if (!Why.empty()) {
+    P.Action = FailureAction::Abort;
+    P.Downgraded = Why;
+    warn(M, locationPrefix(Anchor->getDebugLoc()) + "in function '" +
+                F.getName() + "': " + failureActionName(Action) +
+                " cannot be used for the check of " + What + ": " + Why +
+                "; a violation there aborts");
+  }
+  return P;
+}
+
+SmallPtrSet<const AlignmentAssumption *, 8> FunctionInstrumenter::findRedundant(
+    ArrayRef<const AlignmentAssumption *> Promises,
+    const DenseMap<const AlignmentAssumption *, Instruction *> &Anchors) {
+  SmallPtrSet<const AlignmentAssumption *, 8> Redundant;
+  DominatorTree DT(F);
+  auto ConstantOf = [](Value *V, int64_t &Out) {
+    auto *C = dyn_cast_or_null<ConstantInt>(V);
+    if (V && (!C || C->getBitWidth() > 64))
+      return false;
+    Out = C ? C->getSExtValue() : 0;
+    return true;
+  };
+  for (const AlignmentAssumption *A : Promises) {
+    auto *AlignA = dyn_cast<ConstantInt>(A->Alignment);
+    int64_t OffA;
+    if (!AlignA || !AlignA->getValue().isPowerOf2() ||
+        AlignA->getValue().getActiveBits() > 64 || !ConstantOf(A->Offset, OffA) ||
+        A->Pointer->getType()->isVectorTy())
+      continue;
+    uint64_t Need = AlignA->getZExtValue();
+    for (const AlignmentAssumption *B : Promises) {
+      auto *AlignB = dyn_cast<ConstantInt>(B->Alignment);
+      int64_t OffB;
+      if (B == A || Redundant.count(B) || !AlignB ||
+          !AlignB->getValue().isPowerOf2() ||
+          AlignB->getValue().getActiveBits() > 64 ||
+          AlignB->getZExtValue() < Need || !ConstantOf(B->Offset, OffB) ||
+          sameAddress(B->Pointer) != sameAddress(A->Pointer) ||
+          static_cast<uint64_t>(OffA - OffB) % Need != 0)
+        continue;
+      Instruction *AtA = Anchors.lookup(A), *AtB = Anchors.lookup(B);
+      // At the same place the first one stays; else B must dominate A.
+      bool Earlier = AtA == AtB ? is_contained(Promises, B) &&
+                                      find(Promises, B) < find(Promises, A)
+                                : DT.dominates(AtB, AtA);
+      if (Earlier) {
+        Redundant.insert(A);
+        break;
+      }
+    }
+  }
+  return Redundant;
+}
+
 CallInst *FunctionInstrumenter::materializeParamPromises(
     ArrayRef<const AlignmentAssumption *> Params, ArrayRef<ScalarCheck> Checks,
-    Instruction *InsertPt) {
+    Instruction *InsertPt, bool KeepPromise) {
   // The attribute goes: the optimiser would otherwise prove the check false.
   for (const AlignmentAssumption *A : Params)
     F.removeParamAttr(A->Param->getArgNo(), Attribute::Alignment);
-  if (Action == FailureAction::Recover)
+  if (!KeepPromise)
     return nullptr;
 
   IRBuilder<> B(InsertPt);
@@ -246,129 +387,201 @@ CallInst *FunctionInstrumenter::materializeParamPromises(
   return Assume;
 }
 
-SiteInfo FunctionInstrumenter::siteFor(const ScalarCheck &C, Value *Alignment,
-                                       Value *Offset,
-                                       const DebugLoc &Loc) const {
+SiteInfo FunctionInstrumenter::siteFor(const PreparedCheck &P) const {
   SiteInfo Site;
-  Site.Kind = C.From->Kind;
+  Site.Kind = P.C->From->Kind;
   // Reports are for people: Particle::step(float), not _ZN8Particle4stepEf
   // (demangle returns a name that is not mangled unchanged).
   Site.Function = llvm::demangle(F.getName().str());
-  Site.Subject = C.Subject;
-  if (Loc) {
-    Site.File = Loc->getFilename().str();
-    Site.Line = Loc.getLine();
-    Site.Column = Loc.getCol();
+  Site.Subject = P.C->Subject;
+  if (P.Loc) {
+    Site.File = P.Loc->getFilename().str();
+    Site.Line = P.Loc.getLine();
+    Site.Column = P.Loc.getCol();
   }
-  if (auto *CA = dyn_cast<ConstantInt>(Alignment))
+  if (auto *CA = dyn_cast<ConstantInt>(P.C->From->Alignment))
     Site.Alignment = CA->getValue().getLimitedValue();
-  if (auto *CO = dyn_cast_or_null<ConstantInt>(Offset))
+  if (auto *CO = dyn_cast_or_null<ConstantInt>(P.C->From->Offset))
     Site.Offset = CO->getValue().sextOrTrunc(64).getSExtValue();
   return Site;
 }
 
-void FunctionInstrumenter::emitCheck(const ScalarCheck &C,
-                                     Instruction *SplitBefore,
-                                     const DebugLoc &Loc,
-                                     Instruction *Funclet) {
+PreparedCheck FunctionInstrumenter::prepare(IRBuilder<> &B,
+                                            const ScalarCheck &C) {
   const AlignmentAssumption &A = *C.From;
-  IRBuilder<> B(SplitBefore);
-  B.SetCurrentDebugLocation(Loc);
+  PreparedCheck P;
+  P.C = &C;
+  P.Loc = debugLocFor(A);
+  B.SetCurrentDebugLocation(P.Loc);
 
   // All arithmetic in one integer type wide enough for the pointer's low
   // 64 bits, the alignment and the offset (an i128 alignment stays exact).
   unsigned Width = std::max<unsigned>(
       {64, A.Alignment->getType()->getIntegerBitWidth(),
        A.Offset ? A.Offset->getType()->getIntegerBitWidth() : 0});
-  Type *I64 = B.getInt64Ty();
   Type *IntTy = B.getIntNTy(Width);
-  Value *PtrBits = B.CreatePtrToInt(C.Pointer, I64, "ag.ptr");
-  Value *Ptr = B.CreateZExtOrTrunc(PtrBits, IntTy);
-  Value *Addr = Ptr;
-  Value *Offset = nullptr;
+  P.PtrBits = B.CreatePtrToInt(C.Pointer, B.getInt64Ty(), "ag.ptr");
+  P.Ptr = B.CreateZExtOrTrunc(P.PtrBits, IntTy);
+  P.Addr = P.Ptr;
+  P.Offset = nullptr;
   if (A.Offset) {
-    Offset = B.CreateSExtOrTrunc(A.Offset, IntTy);
-    Addr = B.CreateSub(Ptr, Offset, "ag.addr");
+    P.Offset = B.CreateSExtOrTrunc(A.Offset, IntTy);
+    P.Addr = B.CreateSub(P.Ptr, P.Offset, "ag.addr");
   }
   Value *Zero = ConstantInt::get(IntTy, 0);
-  Value *Alignment = B.CreateZExtOrTrunc(A.Alignment, IntTy);
+  P.Alignment = B.CreateZExtOrTrunc(A.Alignment, IntTy);
 
   // LangRef: a non-power-of-two (or zero) alignment promises a null pointer.
-  Value *Bad;
-  if (auto *CA = dyn_cast<ConstantInt>(Alignment)) {
-    if (CA->getValue().isPowerOf2())
-      Bad = B.CreateICmpNE(
-          B.CreateAnd(Addr, ConstantInt::get(IntTy, CA->getValue() - 1)), Zero,
-          "ag.misaligned");
-    else
-      Bad = B.CreateICmpNE(Ptr, Zero, "ag.nonnull");
+  if (auto *CA = dyn_cast<ConstantInt>(P.Alignment)) {
+    if (CA->getValue().isPowerOf2()) {
+      P.Mask = CA->getValue() - 1;
+      P.HasMask = true;
+      P.Bad = nullptr; // tested with the others of its mask, see emitChecks
+    } else {
+      P.Bad = B.CreateICmpNE(P.Ptr, Zero, "ag.nonnull");
+    }
   } else {
     // One statement per instruction: argument evaluation order is
     // unspecified, and the emitted order should not depend on the compiler.
-    Value *Mask = B.CreateSub(Alignment, ConstantInt::get(IntTy, 1));
-    Value *NonZero = B.CreateICmpNE(Alignment, Zero);
-    Value *OneBit = B.CreateICmpEQ(B.CreateAnd(Alignment, Mask), Zero);
+    Value *Mask = B.CreateSub(P.Alignment, ConstantInt::get(IntTy, 1));
+    Value *NonZero = B.CreateICmpNE(P.Alignment, Zero);
+    Value *OneBit = B.CreateICmpEQ(B.CreateAnd(P.Alignment, Mask), Zero);
     Value *IsPow2 = B.CreateAnd(NonZero, OneBit, "ag.pow2");
-    Value *Misaligned = B.CreateICmpNE(B.CreateAnd(Addr, Mask), Zero);
-    Value *NonNull = B.CreateICmpNE(Ptr, Zero);
-    Bad = B.CreateSelect(IsPow2, Misaligned, NonNull, "ag.bad");
+    Value *Misaligned = B.CreateICmpNE(B.CreateAnd(P.Addr, Mask), Zero);
+    Value *NonNull = B.CreateICmpNE(P.Ptr, Zero);
+    P.Bad = B.CreateSelect(IsPow2, Misaligned, NonNull, "ag.bad");
+  }
+  return P;
+}
+
+void FunctionInstrumenter::emitFailure(Instruction *Term,
+                                       const PreparedCheck &P,
+                                       const FailurePolicy &Policy) {
+  IRBuilder<> FB(Term);
+  FB.SetCurrentDebugLocation(P.Loc);
+  SmallVector<OperandBundleDef, 1> Bundles;
+  if (Policy.Funclet)
+    Bundles.emplace_back("funclet", Policy.Funclet);
+  if (Policy.Action == FailureAction::Trap) {
+    compat::createTrap(FB, Bundles);
+    return;
+  }
+  HookKind Kind = Policy.Action == FailureAction::Abort      ? HookKind::Abort
+                  : Policy.Action == FailureAction::Fallback ? HookKind::Fallback
+                                                             : HookKind::Report;
+  Type *I64 = FB.getInt64Ty();
+  Constant *Site = Sites.create(siteFor(P));
+  CallInst *Call = FB.CreateCall(
+      getHook(M, Kind, Sites.pointerType()),
+      {Site, P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
+       P.Offset ? FB.CreateTrunc(P.Offset, I64) : FB.getInt64(0)},
+      Bundles);
+  if (Kind == HookKind::Abort)
+    Call->setDoesNotReturn();
+
+  Value *Result = nullptr;
+  if (Policy.Action == FailureAction::Return) {
+    Result = Policy.ReturnValue;
+  } else if (Policy.Action == FailureAction::Fallback) {
+    // The same call, to the copy that makes no promise.
+    SmallVector<Value *, 8> Args;
+    for (Argument &Arg : F.args())
+      Args.push_back(&Arg);
+    CallInst *Slow = FB.CreateCall(Policy.Copy, Args);
+    Slow->setAttributes(F.getAttributes());
+    Slow->setCallingConv(F.getCallingConv());
+    Slow->addFnAttr(Attribute::NoInline); // keep the entry point small
+    Result = F.getReturnType()->isVoidTy() ? nullptr : Slow;
+  } else {
+    return; // abort: unreachable; recover: on to the continuation
+  }
+  ++NumEarlyReturns;
+  FB.SetInsertPoint(Term);
+  Instruction *Ret = Result ? FB.CreateRet(Result) : FB.CreateRetVoid();
+  Ret->setDebugLoc(P.Loc);
+  Term->eraseFromParent();
+}
+
+void FunctionInstrumenter::emitChecks(ArrayRef<ScalarCheck> Checks,
+                                      Instruction *SplitBefore,
+                                      const FailurePolicy &Policy) {
+  IRBuilder<> B(SplitBefore);
+  std::vector<PreparedCheck> Prepared;
+  for (const ScalarCheck &C : Checks)
+    Prepared.push_back(prepare(B, C));
+  B.SetCurrentDebugLocation(Prepared.front().Loc);
+
+  // One branch for the place: checks with the same power-of-two mask test
+  // ((p1 | p2 | ...) & mask) != 0, the others their own condition, all OR-ed.
+  Value *Bad = nullptr;
+  auto Or = [&](Value *Cond) { Bad = Bad ? B.CreateOr(Bad, Cond) : Cond; };
+  std::vector<bool> Done(Prepared.size(), false);
+  for (size_t I = 0; I != Prepared.size(); ++I) {
+    if (Done[I])
+      continue;
+    PreparedCheck &P = Prepared[I];
+    if (!P.HasMask) {
+      Or(P.Bad);
+      continue;
+    }
+    Value *Bits = P.Addr;
+    for (size_t J = I + 1; J != Prepared.size(); ++J)
+      if (!Done[J] && Prepared[J].HasMask &&
+          Prepared[J].Addr->getType() == P.Addr->getType() &&
+          Prepared[J].Mask == P.Mask) {
+        Bits = B.CreateOr(Bits, Prepared[J].Addr, "ag.any");
+        Done[J] = true;
+      }
+    Or(B.CreateICmpNE(B.CreateAnd(Bits, ConstantInt::get(P.Addr->getType(),
+                                                         P.Mask)),
+                      ConstantInt::get(P.Addr->getType(), 0),
+                      "ag.misaligned"));
   }
 
   MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, (1u << 20) - 1);
-  bool Continues = Action == FailureAction::Recover;
+  bool Terminal = Policy.isTerminal();
   Instruction *Fail =
-      SplitBlockAndInsertIfThen(Bad, SplitBefore, !Continues, Unlikely);
-  Fail->getParent()->getSinglePredecessor()->getTerminator()->setDebugLoc(Loc);
+      SplitBlockAndInsertIfThen(Bad, SplitBefore, Terminal, Unlikely);
+  Fail->getParent()->getSinglePredecessor()->getTerminator()->setDebugLoc(
+      Prepared.front().Loc);
   Fail->getParent()->setName("alignguard.fail");
   SplitBefore->getParent()->setName("alignguard.ok");
+  NumChecks += Prepared.size();
 
-  IRBuilder<> FB(Fail);
-  FB.SetCurrentDebugLocation(Loc);
-  SmallVector<OperandBundleDef, 1> Bundles;
-  if (Funclet)
-    Bundles.emplace_back("funclet", Funclet);
-  if (Action == FailureAction::Trap) {
-    compat::createTrap(FB, Bundles);
-  } else {
-    Constant *Site = Sites.create(siteFor(C, A.Alignment, A.Offset, Loc));
-    FunctionCallee Hook =
-        getReportHook(M, /*Abort=*/!Continues, Sites.pointerType());
-    CallInst *Call = FB.CreateCall(
-        Hook,
-        {Site, PtrBits, FB.CreateTrunc(Alignment, I64),
-         Offset ? FB.CreateTrunc(Offset, I64) : FB.getInt64(0)},
-        Bundles);
-    if (!Continues)
-      Call->setDoesNotReturn();
-  }
-  ++NumChecks;
-  switch (A.Kind) {
-  case AssumptionKind::AssumeBundle:
-    ++NumBundleChecks;
-    break;
-  case AssumptionKind::AssumeICmp:
-    ++NumICmpChecks;
-    break;
-  case AssumptionKind::ParamAttr:
-    ++NumParamChecks;
-    break;
-  case AssumptionKind::ReturnAttr:
-  case AssumptionKind::Access:
-    llvm_unreachable("align-guard does not collect these kinds");
+  // One check, or a trap (which does not say which): the fail block acts.
+  if (Prepared.size() == 1 || Policy.Action == FailureAction::Trap)
+    return emitFailure(Fail, Prepared.front(), Policy);
+  // Several: the cold side tests them one by one to find the culprit.
+  for (PreparedCheck &P : Prepared) {
+    IRBuilder<> CB(Fail);
+    CB.SetCurrentDebugLocation(P.Loc);
+    Value *Cond =
+        P.HasMask ? CB.CreateICmpNE(
+                     CB.CreateAnd(P.Addr,
+                                  ConstantInt::get(P.Addr->getType(), P.Mask)),
+                     ConstantInt::get(P.Addr->getType(), 0))
+               : P.Bad;
+    Instruction *Then = SplitBlockAndInsertIfThen(Cond, Fail, Terminal);
+    Then->getParent()->setName("alignguard.culprit");
+    Fail->getParent()->setName("alignguard.next");
+    emitFailure(Then, P, Policy);
   }
 }
 
 void FunctionInstrumenter::finishAssume(
     CallInst *Assume, ArrayRef<const AlignmentAssumption *> Checked,
-    bool FromParams) {
-  if (Action != FailureAction::Recover) {
-    assert(Assume && "abort and trap keep every promise in an assume");
-    // The audit reads where the promise came from (see GuardedMDName).
-    SmallVector<Metadata *, 1> Origin;
+    bool FromParams, const FailurePolicy &Policy) {
+  if (Policy.isTerminal()) {
+    assert(Assume && "terminal actions keep every promise in an assume");
+    // The audit reads where the promise came from and what became of a
+    // fallback (see GuardedMDName).
+    SmallVector<Metadata *, 2> Notes;
     if (FromParams)
-      Origin.push_back(
+      Notes.push_back(
           MDString::get(Ctx, assumptionKindName(AssumptionKind::ParamAttr)));
-    Assume->setMetadata(GuardedMDName, MDNode::get(Ctx, Origin));
+    if (!Policy.Downgraded.empty())
+      Notes.push_back(MDString::get(Ctx, Policy.Downgraded));
+    Assume->setMetadata(GuardedMDName, MDNode::get(Ctx, Notes));
     return;
   }
   // Recover: the promise may be false from here on. Drop the bundles that
@@ -402,7 +615,8 @@ void FunctionInstrumenter::finishAssume(
   }
 }
 
-bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found) {
+bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
+                               bool IsEntry) {
   // A naked function's body is its prologue: nothing may be inserted.
   if (F.hasFnAttribute(Attribute::Naked))
     for (AlignmentAssumption &A : Found)
@@ -424,45 +638,74 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found) {
   // Group the checkable promises by the assume that makes them; parameter
   // promises (no assume yet) go under nullptr.
   MapVector<CallInst *, SmallVector<const AlignmentAssumption *, 4>> Groups;
+  SmallVector<const AlignmentAssumption *, 8> All;
   for (const AlignmentAssumption &A : Found) {
     if (!A.isSupported())
       reportUnsupported(A);
     else if (A.isTrivial())
       remarkTrivial(A);
-    else
+    else {
       Groups[A.Assume].push_back(&A);
+      All.push_back(&A);
+    }
   }
   if (Groups.empty())
     return false;
 
+  // Decide everything on the function as it is, before the first split:
+  // where each group's checks go, what its failure does (a fallback copy is
+  // made now, from the uninstrumented body), which checks are redundant.
+  DenseMap<const AlignmentAssumption *, Instruction *> Anchors;
+  std::vector<FailurePolicy> Policies;
   for (auto &Group : Groups) {
+    Instruction *Anchor = Group.first ? Group.first : entryInsertionPoint(F);
+    for (const AlignmentAssumption *A : Group.second)
+      Anchors[A] = Anchor;
+    std::string What = subjectOf(*Group.second.front());
+    if (Group.second.size() > 1)
+      What += " and " + std::to_string(Group.second.size() - 1) + " more";
+    Policies.push_back(
+        decidePolicy(Anchor, IsEntry,
+                     Group.first ? FuncletOfAssume.lookup(Group.first) : nullptr,
+                     What));
+  }
+  SmallPtrSet<const AlignmentAssumption *, 8> Redundant =
+      findRedundant(All, Anchors);
+
+  size_t GroupIndex = 0;
+  for (auto &Group : Groups) {
+    const FailurePolicy &Policy = Policies[GroupIndex++];
     CallInst *Assume = Group.first;
     bool FromParams = !Assume;
     ArrayRef<const AlignmentAssumption *> Promises = Group.second;
     Instruction *SplitBefore = Assume ? Assume : entryInsertionPoint(F);
     keepEntryOnlyInstructions(SplitBefore);
-    // Parameter checks are in the entry block, which is in no funclet.
-    Instruction *Funclet = Assume ? FuncletOfAssume.lookup(Assume) : nullptr;
     std::vector<ScalarCheck> Checks;
     for (const AlignmentAssumption *A : Promises) {
       std::vector<ScalarCheck> Lanes = scalarize(*A, SplitBefore);
       Checks.insert(Checks.end(), Lanes.begin(), Lanes.end());
     }
-    if (!Assume &&
-        (Assume = materializeParamPromises(Promises, Checks, SplitBefore)))
+    if (!Assume && (Assume = materializeParamPromises(
+                        Promises, Checks, SplitBefore, Policy.isTerminal())))
       SplitBefore = Assume;
+    std::vector<ScalarCheck> Needed;
     for (const ScalarCheck &C : Checks)
-      emitCheck(C, SplitBefore, debugLocFor(*C.From), Funclet);
+      if (!Redundant.count(C.From))
+        Needed.push_back(C);
+    NumRedundant += Checks.size() - Needed.size();
+    if (!Needed.empty())
+      emitChecks(Needed, SplitBefore, Policy);
     for (const AlignmentAssumption *A : Promises)
       ORE.emit([&] {
         return OptimizationRemark(DEBUG_TYPE, "Guarded", SplitBefore)
-               << assumptionKindName(A->Kind) << " on "
-               << (A->Param ? "argument #" + std::to_string(
-                                                 A->Param->getArgNo())
-                            : Namer.describe(A->Pointer))
-               << " checked (" << failureActionName(Action) << ")";
+               << assumptionKindName(A->Kind) << " on " << subjectOf(*A)
+               << (Redundant.count(A) ? " already checked by an earlier check"
+                                      : " checked (" +
+                                            failureActionName(Policy.Action)
+                                                .str() +
+                                            ")");
       });
-    finishAssume(Assume, Promises, FromParams);
+    finishAssume(Assume, Promises, FromParams, Policy);
   }
   return true;
 }
@@ -490,15 +733,22 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &) {
     }
   }
   EntryPoints Entries(M, Opts);
+  UnalignedCopies Copies;
+  // The functions as they are now: fallback copies are added as we go.
+  SmallVector<Function *, 16> Functions;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !isOptedOut(F))
+      Functions.push_back(&F);
   bool Changed = false;
-  for (Function &F : M) {
-    if (F.isDeclaration() || isOptedOut(F))
-      continue;
+  for (Function *F : Functions) {
     // Collect first; only a function with promises pays for naming them.
+    bool IsEntry = Entries.isEntry(*F);
     std::vector<AlignmentAssumption> Found =
-        collectAlignmentAssumptions(F, Entries.isEntry(F));
+        collectAlignmentAssumptions(*F, IsEntry);
     if (!Found.empty())
-      Changed |= FunctionInstrumenter(F, Action, Sites).run(Found);
+      Changed |= FunctionInstrumenter(*F, Action, Opts.ReturnValue, Sites,
+                                      Copies)
+                     .run(Found, IsEntry);
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

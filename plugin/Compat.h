@@ -119,6 +119,20 @@ inline llvm::MaybeAlign maskedAccessAlign(const llvm::IntrinsicInst &II,
 #endif
 }
 
+/// Sets the alignment of a masked load or store (see maskedAccessAlign).
+inline void setMaskedAccessAlign(llvm::IntrinsicInst &II, unsigned PtrIdx,
+                                 llvm::Align A) {
+#if LLVM_VERSION_MAJOR >= 22
+  II.removeParamAttr(PtrIdx, llvm::Attribute::Alignment);
+  II.addParamAttr(PtrIdx,
+                  llvm::Attribute::getWithAlignment(II.getContext(), A));
+#else
+  II.setArgOperand(PtrIdx + 1,
+                   llvm::ConstantInt::get(
+                       llvm::Type::getInt32Ty(II.getContext()), A.value()));
+#endif
+}
+
 /// The number of low bits known zero in S (renamed in LLVM 17).
 inline uint32_t minTrailingZeros(llvm::ScalarEvolution &SE,
                                  const llvm::SCEV *S) {

@@ -19,6 +19,10 @@ StringRef failureActionName(FailureAction Action) {
     return "trap";
   case FailureAction::Recover:
     return "recover";
+  case FailureAction::Return:
+    return "return";
+  case FailureAction::Fallback:
+    return "fallback";
   }
   llvm_unreachable("unknown failure action");
 }
@@ -48,10 +52,11 @@ static Expected<bool> parseEntryGlob(StringRef Pass, StringRef Param,
   return true;
 }
 
-/// Returns the action a bare word names, or false when it names none.
+/// Returns the action a bare word names, or false when it names none
+/// (`return` takes a value and is parsed as return=N).
 static bool parseActionWord(StringRef Word, FailureAction &Action) {
-  for (FailureAction A :
-       {FailureAction::Abort, FailureAction::Trap, FailureAction::Recover})
+  for (FailureAction A : {FailureAction::Abort, FailureAction::Trap,
+                          FailureAction::Recover, FailureAction::Fallback})
     if (Word == failureActionName(A)) {
       Action = A;
       return true;
@@ -69,12 +74,24 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
       continue;
 
     FailureAction Action;
-    if (parseActionWord(Param, Action)) {
-      if (!ActionWord.empty() && ActionWord != Param)
+    bool IsAction = parseActionWord(Param, Action);
+    StringRef Value = Param;
+    if (Value.consume_front("return=") || Param == "return") {
+      int64_t N;
+      if (Param == "return" || Value.getAsInteger(10, N))
+        return invalidParameter("align-guard", Param,
+                                "expected return=N, N a decimal integer");
+      Opts.ReturnValue = N;
+      Action = FailureAction::Return;
+      IsAction = true;
+    }
+    if (IsAction) {
+      StringRef Word = failureActionName(Action);
+      if (!ActionWord.empty() && ActionWord != Word)
         return invalidParameter("align-guard", Param,
                                 "conflicts with '" + ActionWord +
                                     "'; give one failure action");
-      ActionWord = Param;
+      ActionWord = Word;
       Opts.Action = Action;
       continue;
     }
@@ -87,7 +104,8 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
       continue;
     return invalidParameter(
         "align-guard", Param,
-        "expected abort, trap, recover, entry=GLOB or exclude=GLOB");
+        "expected abort, trap, recover, return=N, fallback, entry=GLOB or "
+        "exclude=GLOB");
   }
   return Opts;
 }

@@ -21,20 +21,24 @@
 
 namespace alignguard {
 
-/// What a failing check does. The order is only for printing; new actions
-/// (return=N, fallback) get their own enumerator and their own spelling in
-/// failureActionName/parseAlignGuardOptions.
+/// What a failing check does.
 enum class FailureAction {
-  Abort,   ///< __alignguard_report_abort: one report line, then abort().
-  Trap,    ///< llvm.trap: no runtime needed (freestanding and GPU code).
-  Recover, ///< __alignguard_report, then continue without the promise.
+  Abort,    ///< __alignguard_report_abort: one report line, then abort().
+  Trap,     ///< llvm.trap: no runtime needed (freestanding and GPU code).
+  Recover,  ///< __alignguard_report, then continue without the promise.
+  Return,   ///< __alignguard_report, then the entry point returns N.
+  Fallback, ///< __alignguard_fallback, then the entry point returns what
+            ///< its assumption-free copy computes from the same arguments.
 };
 
-/// The word a user writes for Action (`abort`, `trap`, `recover`).
+/// The word a user writes for Action (`abort`, `trap`, `recover`,
+/// `return`, `fallback`).
 llvm::StringRef failureActionName(FailureAction Action);
 
 struct AlignGuardOptions {
   FailureAction Action = FailureAction::Abort;
+  /// N of `return=N`.
+  int64_t ReturnValue = 0;
   /// Globs over function names that make a definition an entry point.
   std::vector<std::string> EntryGlobs;
   /// Globs over function names that are never entry points.

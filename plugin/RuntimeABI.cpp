@@ -61,7 +61,8 @@ static FunctionType *hookType(LLVMContext &Ctx, Type *SitePtrTy) {
 
 std::string checkReportHooks(const Module &M, Type *SitePtrTy) {
   FunctionType *Expected = hookType(M.getContext(), SitePtrTy);
-  for (const char *Name : {ReportHookName, ReportAbortHookName}) {
+  for (const char *Name :
+       {ReportHookName, ReportAbortHookName, FallbackHookName}) {
     const GlobalValue *GV = M.getNamedValue(Name);
     if (!GV)
       continue;
@@ -76,8 +77,11 @@ std::string checkReportHooks(const Module &M, Type *SitePtrTy) {
   return "";
 }
 
-FunctionCallee getReportHook(Module &M, bool Abort, Type *SitePtrTy) {
-  StringRef Name = Abort ? ReportAbortHookName : ReportHookName;
+FunctionCallee getHook(Module &M, HookKind Kind, Type *SitePtrTy) {
+  bool Abort = Kind == HookKind::Abort;
+  StringRef Name = Kind == HookKind::Report  ? ReportHookName
+                   : Kind == HookKind::Abort ? ReportAbortHookName
+                                             : FallbackHookName;
   FunctionCallee Hook =
       M.getOrInsertFunction(Name, hookType(M.getContext(), SitePtrTy));
   auto *F = cast<Function>(Hook.getCallee()); // checkReportHooks made sure

@@ -29,6 +29,11 @@ namespace alignguard {
 inline constexpr unsigned SiteVersion = 1;
 inline constexpr const char *ReportHookName = "__alignguard_report";
 inline constexpr const char *ReportAbortHookName = "__alignguard_report_abort";
+inline constexpr const char *FallbackHookName = "__alignguard_fallback";
+
+/// The runtime's hooks: report and continue (recover, return=N), report
+/// and abort, record that the unaligned fallback runs.
+enum class HookKind { Report, Abort, Fallback };
 
 /// Everything a report says about where a promise was made.
 struct SiteInfo {
@@ -63,10 +68,10 @@ private:
   llvm::StringMap<llvm::Constant *> Strings;
 };
 
-/// Declares (or finds) the report hook: `void (ptr, i64, i64, i64)`, cold,
-/// and noreturn for the abort variant. Call checkReportHooks first.
-llvm::FunctionCallee getReportHook(llvm::Module &M, bool Abort,
-                                   llvm::Type *SitePtrTy);
+/// Declares (or finds) a hook: `void (ptr, i64, i64, i64)`, cold, and
+/// noreturn for the abort one. Call checkReportHooks first.
+llvm::FunctionCallee getHook(llvm::Module &M, HookKind Kind,
+                             llvm::Type *SitePtrTy);
 
 /// Empty when the module's symbols named like the hooks (if any) are the
 /// hooks; otherwise why not (a variable, or a function of another type):

@@ -23,6 +23,7 @@ struct ValidCase {
   const char *Params;
   FailureAction Action;
   std::vector<std::string> Entry, Exclude;
+  int64_t ReturnValue = 0;
 };
 
 class ValidOptions : public ::testing::TestWithParam<ValidCase> {};
@@ -34,6 +35,7 @@ TEST_P(ValidOptions, Parses) {
   EXPECT_EQ(Opts->Action, C.Action);
   EXPECT_EQ(Opts->EntryGlobs, C.Entry);
   EXPECT_EQ(Opts->ExcludeGlobs, C.Exclude);
+  EXPECT_EQ(Opts->ReturnValue, C.ReturnValue);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -46,6 +48,9 @@ INSTANTIATE_TEST_SUITE_P(
         ValidCase{"recover;recover", FailureAction::Recover, {}, {}},
         ValidCase{";trap;", FailureAction::Trap, {}, {}},
         ValidCase{"entry=vadd*", FailureAction::Abort, {"vadd*"}, {}},
+        ValidCase{"fallback", FailureAction::Fallback, {}, {}},
+        ValidCase{"return=-1", FailureAction::Return, {}, {}, -1},
+        ValidCase{"return=24;entry=k", FailureAction::Return, {"k"}, {}, 24},
         ValidCase{"trap;entry=k_*;entry=main_[ab];exclude=k_ref",
                   FailureAction::Trap,
                   {"k_*", "main_[ab]"},
@@ -70,11 +75,11 @@ INSTANTIATE_TEST_SUITE_P(
     AlignGuard, InvalidOptions,
     ::testing::Values(
         InvalidCase{"bogus", "invalid align-guard pass parameter 'bogus': "
-                             "expected abort, trap, recover, entry=GLOB or "
-                             "exclude=GLOB"},
+                             "expected abort, trap, recover, return=N, "
+                             "fallback, entry=GLOB or exclude=GLOB"},
         InvalidCase{"Abort", "invalid align-guard pass parameter 'Abort': "
-                             "expected abort, trap, recover, entry=GLOB or "
-                             "exclude=GLOB"},
+                             "expected abort, trap, recover, return=N, "
+                             "fallback, entry=GLOB or exclude=GLOB"},
         InvalidCase{"abort;trap",
                     "invalid align-guard pass parameter 'trap': conflicts "
                     "with 'abort'; give one failure action"},
@@ -84,8 +89,22 @@ INSTANTIATE_TEST_SUITE_P(
                                 "'exclude=': expected exclude=GLOB"},
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
-                    "expected abort, trap, recover, entry=GLOB or "
-                    "exclude=GLOB"}),
+                    "expected abort, trap, recover, return=N, fallback, "
+                    "entry=GLOB or exclude=GLOB"},
+        InvalidCase{"return", "invalid align-guard pass parameter 'return': "
+                              "expected return=N, N a decimal integer"},
+        InvalidCase{"return=", "invalid align-guard pass parameter "
+                               "'return=': expected return=N, N a decimal "
+                               "integer"},
+        InvalidCase{"return=0x10", "invalid align-guard pass parameter "
+                                   "'return=0x10': expected return=N, N a "
+                                   "decimal integer"},
+        InvalidCase{"return=-1;fallback",
+                    "invalid align-guard pass parameter 'fallback': conflicts "
+                    "with 'return'; give one failure action"},
+        InvalidCase{"return=1;return=2",
+                    "invalid align-guard pass parameter 'return=2': conflicts "
+                    "with 'return'; give one failure action"}),
     caseName<InvalidCase>);
 
 // GlobPattern's own explanation differs between LLVM versions; what we add
@@ -116,8 +135,8 @@ TEST(PassName, MatchesBareAndParameterizedNames) {
 }
 
 TEST(FailureActionName, RoundTripsThroughTheParser) {
-  for (FailureAction A :
-       {FailureAction::Abort, FailureAction::Trap, FailureAction::Recover}) {
+  for (FailureAction A : {FailureAction::Abort, FailureAction::Trap,
+                          FailureAction::Recover, FailureAction::Fallback}) {
     llvm::Expected<AlignGuardOptions> Opts =
         parseAlignGuardOptions(failureActionName(A));
     ASSERT_TRUE(static_cast<bool>(Opts));

@@ -1,22 +1,66 @@
-; All "align" bundles of one assume are checked, in order; the other bundles
-; stay. In recover mode only the checked "align" bundles go.
+; All "align" bundles of one assume are checked with one branch; the cold
+; side finds which failed. The other bundles stay. In recover mode only the
+; checked "align" bundles go, and every failing pointer is reported.
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
 ; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
+; RUN: %opt-ag -passes='align-guard<trap>,verify' -S %s | FileCheck %s --check-prefix=TRAP
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
 define void @many(i8* %a, i8* %b) {
 ; CHECK-LABEL: define void @many(
-; CHECK:         ptrtoint {{i8\*|ptr}} %a to i64
-; CHECK:         and i64 {{%.*}}, 63
-; CHECK:         br i1
-; CHECK:         ptrtoint {{i8\*|ptr}} %b to i64
-; CHECK:         and i64 {{%.*}}, 31
-; CHECK:         br i1
-; ABORT:         call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %a, i64 64), "nonnull"({{i8\*|ptr}} %a), "align"({{i8\*|ptr}} %b, i64 32), "ignore"() ], !alignguard.guarded
-; RECOVER:       call void @llvm.assume(i1 true) [ "nonnull"({{i8\*|ptr}} %a), "ignore"() ]
+; CHECK-NEXT:    [[A:%.*]] = ptrtoint {{i8\*|ptr}} %a to i64
+; CHECK-NEXT:    [[B:%.*]] = ptrtoint {{i8\*|ptr}} %b to i64
+; CHECK-NEXT:    [[AL:%.*]] = and i64 [[A]], 63
+; CHECK-NEXT:    [[ABAD:%.*]] = icmp ne i64 [[AL]], 0
+; CHECK-NEXT:    [[BL:%.*]] = and i64 [[B]], 31
+; CHECK-NEXT:    [[BBAD:%.*]] = icmp ne i64 [[BL]], 0
+; CHECK-NEXT:    [[ANY:%.*]] = or i1 [[ABAD]], [[BBAD]]
+; CHECK-NEXT:    br i1 [[ANY]], label %alignguard.fail, label %alignguard.ok, !prof
+; CHECK:       alignguard.fail:
+; CHECK-NEXT:    [[AL2:%.*]] = and i64 [[A]], 63
+; CHECK-NEXT:    [[ABAD2:%.*]] = icmp ne i64 [[AL2]], 0
+; CHECK-NEXT:    br i1 [[ABAD2]], label %alignguard.culprit, label %alignguard.next
+; CHECK:       alignguard.culprit:
+; ABORT-NEXT:    call void @__alignguard_report_abort({{.*}}, i64 [[A]], i64 64, i64 0)
+; ABORT-NEXT:    unreachable
+; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[A]], i64 64, i64 0)
+; RECOVER-NEXT:  br label %alignguard.next
+; CHECK:       alignguard.next:
+; CHECK-NEXT:    [[BL2:%.*]] = and i64 [[B]], 31
+; CHECK-NEXT:    [[BBAD2:%.*]] = icmp ne i64 [[BL2]], 0
+; CHECK-NEXT:    br i1 [[BBAD2]], label %[[CULPRIT_B:.*]], label %[[NEXT_B:.*]]
+; CHECK:       [[CULPRIT_B]]:
+; ABORT-NEXT:    call void @__alignguard_report_abort({{.*}}, i64 [[B]], i64 32, i64 0)
+; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[B]], i64 32, i64 0)
+; CHECK:       [[NEXT_B]]:
+; ABORT-NEXT:    unreachable
+; RECOVER-NEXT:  br label %alignguard.ok
+; CHECK:       alignguard.ok:
+; ABORT-NEXT:    call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %a, i64 64), "nonnull"({{i8\*|ptr}} %a), "align"({{i8\*|ptr}} %b, i64 32), "ignore"() ], !alignguard.guarded
+; RECOVER-NEXT:  call void @llvm.assume(i1 true) [ "nonnull"({{i8\*|ptr}} %a), "ignore"() ]
 ; CHECK-NEXT:    ret void
   call void @llvm.assume(i1 true) [ "align"(i8* %a, i64 64), "nonnull"(i8* %a), "align"(i8* %b, i64 32), "ignore"() ]
+  ret void
+}
+
+; A trap does not say which pointer failed: no search on the cold side.
+; TRAP-LABEL: define void @many(
+; TRAP:         br i1 {{%.*}}, label %alignguard.fail, label %alignguard.ok
+; TRAP:       alignguard.fail:
+; TRAP-NEXT:    call void @llvm.trap()
+; TRAP-NEXT:    unreachable
+
+; Pointers with the same mask share one test: ((p | q) & 15) != 0.
+define void @same_mask(i8* %p, i8* %q) {
+; CHECK-LABEL: define void @same_mask(
+; CHECK-NEXT:    [[P:%.*]] = ptrtoint {{i8\*|ptr}} %p to i64
+; CHECK-NEXT:    [[Q:%.*]] = ptrtoint {{i8\*|ptr}} %q to i64
+; CHECK-NEXT:    [[PQ:%.*]] = or i64 [[P]], [[Q]]
+; CHECK-NEXT:    [[LOW:%.*]] = and i64 [[PQ]], 15
+; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[LOW]], 0
+; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok
+  call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 16), "align"(i8* %q, i64 16) ]
   ret void
 }
 

@@ -18,17 +18,20 @@ define void @vadd(float* %a, float* align 64 %b, float* align 32 %c) {
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %slot = alloca float, align 4
 ; CHECK-NEXT:    [[B:%.*]] = ptrtoint {{float\*|ptr}} %b to i64
+; CHECK-NEXT:    [[C:%.*]] = ptrtoint {{float\*|ptr}} %c to i64
 ; CHECK-NEXT:    [[BL:%.*]] = and i64 [[B]], 63
 ; CHECK-NEXT:    [[BBAD:%.*]] = icmp ne i64 [[BL]], 0
-; CHECK-NEXT:    br i1 [[BBAD]], label %[[BFAIL:.*]], label %[[BOK:.*]], !prof
-; CHECK:       [[BFAIL]]:
-; ABORT-NEXT:    call void @__alignguard_report_abort({{.*}}, i64 [[B]], i64 64, i64 0)
-; TRAP-NEXT:     call void @llvm.trap()
-; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[B]], i64 64, i64 0)
-; CHECK:       [[BOK]]:
-; CHECK-NEXT:    [[C:%.*]] = ptrtoint {{float\*|ptr}} %c to i64
 ; CHECK-NEXT:    [[CL:%.*]] = and i64 [[C]], 31
-; CHECK:       alignguard.ok{{[0-9]*}}:
+; CHECK-NEXT:    [[CBAD:%.*]] = icmp ne i64 [[CL]], 0
+; CHECK-NEXT:    [[ANY:%.*]] = or i1 [[BBAD]], [[CBAD]]
+; CHECK-NEXT:    br i1 [[ANY]], label %alignguard.fail, label %alignguard.ok, !prof
+; CHECK:       alignguard.fail:
+; TRAP-NEXT:     call void @llvm.trap()
+; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 [[B]], i64 64, i64 0)
+; RECOVER:       call void @__alignguard_report({{.*}}, i64 [[B]], i64 64, i64 0)
+; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 [[C]], i64 32, i64 0)
+; RECOVER:       call void @__alignguard_report({{.*}}, i64 [[C]], i64 32, i64 0)
+; CHECK:       alignguard.ok:
 ; ABORT-NEXT:    call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %b, i64 64), "align"({{float\*|ptr}} %c, i64 32) ], !alignguard.guarded [[ORIGIN:![0-9]+]]
 ; TRAP-NEXT:     call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %b, i64 64), "align"({{float\*|ptr}} %c, i64 32) ], !alignguard.guarded
 ; RECOVER-NOT:   @llvm.assume

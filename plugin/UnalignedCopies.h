@@ -1,0 +1,66 @@
+//===- UnalignedCopies.h - Assumption-free copies for the fallback -*- C++ -*-===//
+//
+// align-guard<fallback> gives each instrumented entry point a copy that
+// makes no alignment promise, and on a misaligned call runs that copy, so a
+// misaligned view still computes the right answer (without the aligned fast
+// path). The copy, `<name>.alignguard.unaligned` (internal), has
+//   - no "align" assume bundles and no legacy alignment assumes;
+//   - no `align` on parameters, return values and call sites (the ABI's
+//     byval/byref/inalloca/preallocated alignment stays);
+//   - no `!align` metadata on loads;
+//   - loads, stores, masked loads/stores lowered to their element type's ABI
+//     alignment, memory intrinsics to 1 (but not for memory the function
+//     allocates itself, which is aligned by construction);
+//   - calls to copies of the defined callees that make such promises,
+//     transitively.
+//
+//   define i32 @k(ptr align 64 %a)      define internal i32
+//     load <8 x float>, ptr %a,           @k.alignguard.unaligned(ptr %a)
+//       align 32                            load <8 x float>, ptr %a, align 4
+//
+// Running the copy is only valid when nothing observable has happened before
+// the check that decides to: sideEffectMayPrecede says when it might have.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_UNALIGNEDCOPIES_H
+#define ALIGNGUARD_UNALIGNEDCOPIES_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
+
+namespace alignguard {
+
+/// The suffix of a copy's name.
+inline constexpr const char *UnalignedSuffix = ".alignguard.unaligned";
+
+class UnalignedCopies {
+public:
+  /// The assumption-free copy of F, made on first use (from F as it is
+  /// then: make it before instrumenting F).
+  llvm::Function *getOrCreate(llvm::Function &F);
+
+private:
+  /// True when F or a function it calls makes an alignment promise.
+  bool makesPromises(llvm::Function &F);
+  void stripPromises(llvm::Function &Copy);
+
+  llvm::DenseMap<llvm::Function *, llvm::Function *> Copies;
+  llvm::DenseMap<llvm::Function *, bool> Promising;
+};
+
+/// Why the fallback may not run the copy from before I: the first
+/// instruction that can run before I on some path from the entry and has an
+/// observable effect (a store to memory the function did not allocate, a
+/// call that may write, a volatile or atomic access). Empty when none.
+std::string sideEffectMayPrecede(llvm::Instruction &I);
+
+/// Why F's calls cannot be forwarded to a copy (varargs, inalloca,
+/// preallocated, swifterror); empty when they can.
+std::string whyNotForwardable(const llvm::Function &F);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_UNALIGNEDCOPIES_H
