@@ -203,6 +203,9 @@ private:
   UnalignedCopies &Copies;
   SubjectNamer Namer;
   OptimizationRemarkEmitter ORE;
+  /// Subjects named before the first split: naming follows spill slots,
+  /// which only the unsplit entry block shows for certain.
+  DenseMap<const AlignmentAssumption *, std::string> Subjects;
   /// Funclet colours of the blocks, before any split (Windows EH only):
   /// calls in a funclet need a "funclet" bundle or WinEHPrepare drops them.
   DenseMap<BasicBlock *, ColorVector> FuncletColors;
@@ -234,6 +237,9 @@ DebugLoc FunctionInstrumenter::debugLocFor(const AlignmentAssumption &A) const {
 }
 
 std::string FunctionInstrumenter::subjectOf(const AlignmentAssumption &A) const {
+  auto Known = Subjects.find(&A);
+  if (Known != Subjects.end())
+    return Known->second;
   if (!A.Param)
     return A.Pointer ? Namer.describe(A.Pointer) : "a value";
   std::string Subject = "argument #" + std::to_string(A.Param->getArgNo());
@@ -562,6 +568,8 @@ void FunctionInstrumenter::emitChecks(ArrayRef<ScalarCheck> Checks,
                      ConstantInt::get(P.Addr->getType(), 0))
                : P.Bad;
     Instruction *Then = SplitBlockAndInsertIfThen(Cond, Fail, Terminal);
+    Then->getParent()->getSinglePredecessor()->getTerminator()->setDebugLoc(
+        P.Loc);
     Then->getParent()->setName("alignguard.culprit");
     Fail->getParent()->setName("alignguard.next");
     emitFailure(Then, P, Policy);
@@ -671,6 +679,8 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
   }
   SmallPtrSet<const AlignmentAssumption *, 8> Redundant =
       findRedundant(All, Anchors);
+  for (const AlignmentAssumption *A : All)
+    Subjects[A] = subjectOf(*A);
 
   size_t GroupIndex = 0;
   for (auto &Group : Groups) {

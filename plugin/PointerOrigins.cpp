@@ -15,19 +15,42 @@ static constexpr unsigned MaxSpillDepth = 8;
 
 const Value *spilledValue(const LoadInst &L) {
   auto *Slot = dyn_cast<AllocaInst>(L.getPointerOperand()->stripPointerCasts());
-  if (!Slot)
+  if (!Slot || L.getPointerOperand() != Slot)
     return nullptr;
-  const Value *Stored = nullptr;
+  // Sound only when the slot holds one value from its store on: stored
+  // once, in the entry block (which runs once), before L; and written by
+  // nothing else (no memcpy into it, no escaping address).
+  const StoreInst *Store = nullptr;
   for (const User *U : Slot->users()) {
-    if (auto *Store = dyn_cast<StoreInst>(U)) {
-      if (Store->getPointerOperand() != Slot || Stored)
-        return nullptr; // stored more than once, or the slot's address escapes
-      Stored = Store->getValueOperand();
-    } else if (!isa<LoadInst>(U) && !isa<IntrinsicInst>(U)) {
+    if (auto *S = dyn_cast<StoreInst>(U)) {
+      if (S->getPointerOperand() != Slot || S->getValueOperand() == Slot ||
+          Store || S->isVolatile())
+        return nullptr;
+      Store = S;
+    } else if (auto *Load = dyn_cast<LoadInst>(U)) {
+      if (Load->getPointerOperand() != Slot)
+        return nullptr;
+    } else if (auto *II = dyn_cast<IntrinsicInst>(U)) {
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::lifetime_start:
+      case Intrinsic::lifetime_end:
+      case Intrinsic::dbg_declare:
+      case Intrinsic::dbg_value:
+        break;
+      default:
+        return nullptr; // memcpy, memset, ...: another writer
+      }
+    } else {
       return nullptr; // escapes or is written some other way
     }
   }
-  return Stored;
+  if (!Store)
+    return nullptr;
+  const BasicBlock *Entry = &Slot->getFunction()->getEntryBlock();
+  if (Store->getParent() != Entry ||
+      (L.getParent() == Entry && !Store->comesBefore(&L)))
+    return nullptr;
+  return Store->getValueOperand();
 }
 
 const Value *sameAddress(const Value *V) {

@@ -18,8 +18,9 @@
 
 namespace alignguard {
 
-/// The value a reload of a spill slot reads: L loads from an alloca that
-/// is stored exactly once and otherwise only loaded. Null otherwise.
+/// The value a reload of a spill slot reads, when it is certain: L loads
+/// from an alloca stored exactly once, in the entry block before L, and
+/// written by nothing else. Null otherwise.
 const llvm::Value *spilledValue(const llvm::LoadInst &L);
 
 /// V with pointer casts and spill reloads stripped (not GEPs): the same

@@ -123,9 +123,17 @@ std::string SubjectNamer::fieldLoad(const LoadInst &Load) const {
   unsigned Index = Field->getZExtValue();
   const DataLayout &DL = Load.getModule()->getDataLayout();
 
-  const Value *Base = sameAddress(GEP->getPointerOperand());
+  // The struct pointer's debug variable: on the value itself, or on the
+  // spill slot it was reloaded from (`DLTensor *A = ...; A->data` at -O0).
+  const Value *Ref = GEP->getPointerOperand()->stripPointerCasts();
+  const DILocalVariable *BaseVar = variableOf(Ref);
+  if (auto *Reload = dyn_cast<LoadInst>(Ref))
+    if (!BaseVar)
+      BaseVar = variableOf(Reload->getPointerOperand()->stripPointerCasts());
+  const Value *Base = sameAddress(Ref);
+  if (!BaseVar)
+    BaseVar = variableOf(Base);
   std::string BaseName;
-  const DILocalVariable *BaseVar = variableOf(Base);
   if (auto *A = dyn_cast<Argument>(Base)) {
     BaseName = argumentName(*A);
     if (BaseName.empty())

@@ -26,14 +26,22 @@ config.substitutions.append(("%opt", opt))
 clang_flags = "-fpass-plugin=%s -I%s" % (config.plugin, config.runtime_include)
 config.substitutions.append(("%clang-ag", "%s %s" % (config.clang, clang_flags)))
 config.substitutions.append(("%clang", config.clang))
-config.substitutions.append(("%rt", config.runtime_lib))
+# Longer names first: lit substitutes in this order.
 config.substitutions.append(("%rt-include", config.runtime_include))
+config.substitutions.append(("%rt", config.runtime_lib))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%tools", os.path.join(config.project_source, "tests", "tools")))
 config.substitutions.append(("%alignguard", "%s %s" % (
     config.python, os.path.join(config.project_source, "scripts", "alignguard"))))
 
+config.substitutions.append(("%llvm-ar", os.path.join(config.llvm_bin, "llvm-ar")))
+
 config.available_features.add("llvm-%d" % config.llvm_version_major)
+# The Rust host test needs cargo (it builds offline, with no dependencies);
+# without it lit reports the test UNSUPPORTED, never passed.
+import shutil
+if shutil.which("cargo", path=config.environment["PATH"]):
+    config.available_features.add("cargo")
 for major in range(14, config.llvm_version_major + 1):
     config.available_features.add("llvm-at-least-%d" % major)
 if platform.machine() in ("x86_64", "AMD64"):

@@ -55,3 +55,49 @@ join:
 }
 
 declare void @llvm.assume(i1)
+
+; A spill slot is the same pointer only while nothing else writes it: after
+; a memcpy into the slot, the reload is another pointer and is checked.
+define void @slot_overwritten(i8* %p, i8* %q) {
+; CHECK-LABEL: define void @slot_overwritten(
+; CHECK-COUNT-2: call void @__alignguard_report_abort(
+entry:
+  %slot = alloca i8*, align 8
+  store i8* %p, i8** %slot, align 8
+  call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 64) ]
+  %raw = bitcast i8** %slot to i8*
+  %qslot = alloca i8*, align 8
+  store i8* %q, i8** %qslot, align 8
+  %qraw = bitcast i8** %qslot to i8*
+  call void @llvm.memcpy.p0i8.p0i8.i64(i8* %raw, i8* %qraw, i64 8, i1 false)
+  %v = load i8*, i8** %slot, align 8
+  call void @llvm.assume(i1 true) [ "align"(i8* %v, i64 64) ]
+  ret void
+}
+
+; A store in a loop holds a different value each time round: a reload in
+; a sibling block may read last iteration's pointer, which was never checked.
+define void @slot_in_loop(i8** %ps, i64 %n) {
+; CHECK-LABEL: define void @slot_in_loop(
+; CHECK-COUNT-2: call void @__alignguard_report_abort(
+entry:
+  %slot = alloca i8*, align 8
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %st ]
+  %gep = getelementptr i8*, i8** %ps, i64 %i
+  %x = load i8*, i8** %gep
+  call void @llvm.assume(i1 true) [ "align"(i8* %x, i64 64) ]
+  %old = load i8*, i8** %slot
+  call void @llvm.assume(i1 true) [ "align"(i8* %old, i64 64) ]
+  br label %st
+st:
+  store i8* %x, i8** %slot
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+declare void @llvm.memcpy.p0i8.p0i8.i64(i8*, i8*, i64, i1)
