@@ -86,12 +86,13 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
       IsAction = true;
     }
     if (IsAction) {
-      StringRef Word = failureActionName(Action);
-      if (!ActionWord.empty() && ActionWord != Word)
+      // The same action twice is fine; two different ones (or two return
+      // values) are not.
+      if (!ActionWord.empty() && ActionWord != Param)
         return invalidParameter("align-guard", Param,
                                 "conflicts with '" + ActionWord +
                                     "'; give one failure action");
-      ActionWord = Word;
+      ActionWord = Param;
       Opts.Action = Action;
       continue;
     }

@@ -246,8 +246,30 @@ static bool writesOnlyOwnStack(Instruction &I) {
   return true;
 }
 
+static bool isObservable(Instruction &I, DenseMap<const Function *, bool> &Calls);
+
+/// A call to a function defined here writes nothing a caller could see when
+/// its body does not (TVM's argument checks are such calls, not yet marked
+/// readonly at the start of the pipeline). Recursion is taken to write.
+static bool callIsObservable(CallBase &CB,
+                             DenseMap<const Function *, bool> &Calls) {
+  Function *Callee = CB.getCalledFunction();
+  if (!Callee || Callee->isDeclaration() || Callee->isInterposable())
+    return true;
+  auto It = Calls.find(Callee);
+  if (It != Calls.end())
+    return It->second;
+  Calls[Callee] = true; // in progress: a cycle counts as writing
+  bool Writes = false;
+  for (Instruction &J : instructions(*Callee))
+    if ((Writes = isObservable(J, Calls)))
+      break;
+  return Calls[Callee] = Writes;
+}
+
 /// I has an effect a caller could observe before the copy runs.
-static bool isObservable(Instruction &I) {
+static bool isObservable(Instruction &I,
+                         DenseMap<const Function *, bool> &Calls) {
   if (auto *II = dyn_cast<IntrinsicInst>(&I))
     switch (II->getIntrinsicID()) {
     case Intrinsic::assume:
@@ -266,6 +288,9 @@ static bool isObservable(Instruction &I) {
     return LI->isVolatile() || LI->isAtomic();
   if (!I.mayHaveSideEffects())
     return false;
+  if (auto *CB = dyn_cast<CallBase>(&I))
+    if (!isa<IntrinsicInst>(CB))
+      return callIsObservable(*CB, Calls);
   return !writesOnlyOwnStack(I);
 }
 
@@ -289,16 +314,17 @@ std::string sideEffectMayPrecede(Instruction &I) {
       Text += (" at " + DL->getFilename() + ":" + Twine(DL.getLine())).str();
     return Text;
   };
+  DenseMap<const Function *, bool> Calls;
   for (Instruction &J : *Home) {
     if (&J == &I && !Before.count(Home))
       break;
-    if (&J != &I && isObservable(J))
+    if (&J != &I && isObservable(J, Calls))
       return Describe(J);
   }
   for (BasicBlock *BB : Before)
     if (BB != Home)
       for (Instruction &J : *BB)
-        if (isObservable(J))
+        if (isObservable(J, Calls))
           return Describe(J);
   return "";
 }

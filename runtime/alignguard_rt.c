@@ -6,26 +6,40 @@
  *
  *   __alignguard_report(&site, p, A, off)        count, report once per site
  *   __alignguard_report_abort(&site, p, A, off)  count, report, abort()
+ *   __alignguard_fallback(&site, p, A, off)      count fallbacks (not
+ *                                                violations); report the
+ *                                                first per site only with
+ *                                                report_fallback=1
  *
  * and the default output is one line per report, for example
  *
  *   alignguard: dot: argument #1 'b' = 0x1004 is not 16-byte aligned
  *       (4 bytes past a boundary) at dot.c:3:7          (one line in reality)
  *
+ * (a fallback line ends in "; running the unaligned fallback"). Every hook
+ * also keeps the plain line, per thread, for alignguard_last_error(): a host
+ * such as TVM returns -1 and builds its own error message from it.
+ *
  * Modelled on compiler-rt's ubsan_minimal: the runtime links into any program
  * and may run in any context (signal handlers, half-initialised processes,
  * programs without libstdc++), so it uses nothing but libc: no malloc, no
- * stdio, no locks, no TLS. Lines are built in a bounded stack buffer with
- * hand-written appenders and leave with one write(2).
+ * stdio, no locks. Lines are built in a bounded stack buffer with the
+ * hand-written appenders of format.h and leave with one write(2). The one
+ * thread-local, the last-error buffer, is static storage too; only the first
+ * touch of it on a thread, when this code sits in a dlopen'ed shared library,
+ * may make the C library allocate (__tls_get_addr).
  *
- * ALIGNGUARD_OPTIONS=key=value:key=value, read on the first report:
+ * ALIGNGUARD_OPTIONS=key=value:key=value, read on the first report/fallback:
  *   log_path=PATH|stderr   append reports to PATH (default: stderr)
  *   quiet=0|1              1: no default output; counts and handlers still run
+ *   report_fallback=0|1    1: report the first fallback at each site
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
 
 #include "alignguard/alignguard.h"
+
+#include "format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,84 +55,50 @@
 
 #define AG_API __attribute__((visibility("default")))
 
-/// Longest line written, newline included; longer ones are cut, never spilled.
-#define AG_LINE_MAX 1024
-/// Distinct failing sites remembered for deduplication (as in ubsan_minimal).
+/// Distinct sites remembered for deduplication (as in ubsan_minimal), per
+/// table.
 #define AG_SITE_SLOTS 256
 
 static _Atomic uint64_t g_violations;
+static _Atomic uint64_t g_fallbacks;
 static _Atomic(alignguard_handler) g_handler;
 static _Atomic(void *) g_handler_user;
 
-/* Options. g_options_ready is set (release) after g_log_fd and g_quiet. */
+/* Options. g_options_ready is set (release) after the values below. */
 static _Atomic int g_options_ready;
 static _Atomic int g_log_fd = -1;
 static _Atomic int g_quiet;
+static _Atomic int g_report_fallback;
 /// Concurrent first reports may all parse; only the one that takes this flag
 /// prints diagnostics, so a bad option is complained about once.
 static atomic_flag g_options_diag_taken = ATOMIC_FLAG_INIT;
 
-/* Deduplication. Slots only ever go from NULL to a site, never back. */
-static _Atomic(const alignguard_site *) g_sites[AG_SITE_SLOTS];
-static atomic_flag g_null_site_seen = ATOMIC_FLAG_INIT;
-static atomic_flag g_sites_full_said = ATOMIC_FLAG_INIT;
-
-/*===-- Bounded appenders -------------------------------------------------===*/
-
-/// snprintf-like sink: stores what fits (keeping room for the NUL) and counts
-/// everything, so callers learn the full length.
+/// Sites already reported. Slots only ever go from NULL to a site, never
+/// back. Violations and fallbacks have one table each, so a site's first
+/// fallback is reported even after its violation was (and the other way).
 typedef struct {
-  char *buf;
-  size_t size;
-  size_t len;
-} ag_out;
+  _Atomic(const alignguard_site *) slots[AG_SITE_SLOTS];
+  atomic_flag null_seen; /* the NULL site, which has no slot */
+  atomic_flag full_said; /* the "too many distinct sites" line went out */
+  const char *full_line; /* that line */
+} ag_site_table;
 
-static void put_char(ag_out *o, char c) {
-  if (o->len + 1 < o->size)
-    o->buf[o->len] = c;
-  o->len++;
-}
+static ag_site_table g_violation_sites = {
+    {NULL},
+    ATOMIC_FLAG_INIT,
+    ATOMIC_FLAG_INIT,
+    "alignguard: too many distinct failing sites; further new sites are "
+    "counted, not reported"};
+static ag_site_table g_fallback_sites = {
+    {NULL},
+    ATOMIC_FLAG_INIT,
+    ATOMIC_FLAG_INIT,
+    "alignguard: too many distinct sites running the unaligned fallback; "
+    "further new sites are counted, not reported"};
 
-static void put_mem(ag_out *o, const char *s, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    put_char(o, s[i]);
-}
-
-static void put_str(ag_out *o, const char *s) {
-  for (s = s ? s : "?"; *s; ++s)
-    put_char(o, *s);
-}
-
-static void put_dec(ag_out *o, uint64_t v) {
-  char digits[20];
-  int n = 0;
-  do
-    digits[n++] = (char)('0' + v % 10);
-  while ((v /= 10) != 0);
-  while (n > 0)
-    put_char(o, digits[--n]);
-}
-
-/// Lowercase, `0x` prefix, no padding: the form users paste into a debugger.
-static void put_hex(ag_out *o, uint64_t v) {
-  char digits[16];
-  int n = 0;
-  do
-    digits[n++] = "0123456789abcdef"[v & 15];
-  while ((v >>= 4) != 0);
-  put_str(o, "0x");
-  while (n > 0)
-    put_char(o, digits[--n]);
-}
-
-/// NUL-terminates (when there is room at all) and returns the full length.
-static size_t finish(ag_out *o) {
-  if (o->size > 0)
-    o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
-  return o->len;
-}
-
-static int is_pow2(uint64_t a) { return a != 0 && (a & (a - 1)) == 0; }
+/// The plain report line of this thread's last violation or fallback; ""
+/// before the first. Formatted in place, so it needs no allocation.
+static _Thread_local char t_last_error[AG_LINE_MAX];
 
 /*===-- Output ------------------------------------------------------------===*/
 
@@ -184,6 +164,18 @@ __attribute__((noinline)) static int open_log(const char *path, size_t n,
   return 2;
 }
 
+/// Reads the value of the field [field, end) (val points past its '=') into
+/// *flag when it is 0 or 1; otherwise leaves *flag and says why.
+static void parse_flag(const char *field, const char *end, const char *val,
+                       int *flag, int diag) {
+  size_t val_len = (size_t)(end - val);
+  if (equals(val, val_len, "0") || equals(val, val_len, "1"))
+    *flag = *val == '1';
+  else if (diag)
+    say_on_stderr("invalid ALIGNGUARD_OPTIONS value '", field,
+                  (size_t)(end - field), "' (expected 0 or 1)");
+}
+
 /// Parses ALIGNGUARD_OPTIONS and publishes the result. Idempotent, so racing
 /// first reports may each run it; the log fd is published by compare-exchange
 /// and a loser closes the file it opened.
@@ -193,6 +185,7 @@ static void parse_options(void) {
   const char *path = NULL;
   size_t path_len = 0;
   int quiet = 0;
+  int report_fallback = 0;
   while (p && *p) {
     const char *end = strchr(p, ':');
     if (!end)
@@ -206,13 +199,10 @@ static void parse_options(void) {
     } else if (equals(p, key_len, "log_path")) {
       path = val; /* the last one wins, as in the sanitizers */
       path_len = val_len;
-    } else if (equals(p, key_len, "quiet") &&
-               (equals(val, val_len, "0") || equals(val, val_len, "1"))) {
-      quiet = *val == '1';
     } else if (equals(p, key_len, "quiet")) {
-      if (diag)
-        say_on_stderr("invalid ALIGNGUARD_OPTIONS value 'quiet=", val, val_len,
-                      "' (expected 0 or 1)");
+      parse_flag(p, end, val, &quiet, diag);
+    } else if (equals(p, key_len, "report_fallback")) {
+      parse_flag(p, end, val, &report_fallback, diag);
     } else if (diag) {
       say_on_stderr("unknown ALIGNGUARD_OPTIONS key '", p, key_len, "'");
     }
@@ -223,6 +213,7 @@ static void parse_options(void) {
   if (path && !equals(path, path_len, "stderr"))
     fd = open_log(path, path_len, diag);
   atomic_store(&g_quiet, quiet);
+  atomic_store(&g_report_fallback, report_fallback);
   int unset = -1;
   if (!atomic_compare_exchange_strong(&g_log_fd, &unset, fd) && fd != 2)
     close(fd);
@@ -293,11 +284,13 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
 }
 
 /// Hands one report to the user's handler, or writes it to the log unless
-/// quiet. errno is the instrumented program's and is left as it was found.
+/// quiet. A fallback report is the usual line plus a suffix saying so.
+/// The hooks parse the options and put the program's errno back before
+/// calling this, since the handler may longjmp or throw past them; nothing
+/// here touches errno before the handler runs.
 static void deliver(const alignguard_site *site, uint64_t pointer,
-                    uint64_t alignment, int64_t offset, int fatal) {
-  int saved_errno = errno;
-  ensure_options();
+                    uint64_t alignment, int64_t offset, int fatal,
+                    int fallback) {
   /* alignguard_set_handler stores the user, then (release) the handler; so
      loading the handler first (acquire) never pairs it with an older user. */
   alignguard_handler handler =
@@ -310,6 +303,10 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
   ag_out o = {line, sizeof line, 0};
   o.len = alignguard_format_report(line, sizeof line, site, pointer, alignment,
                                    offset);
+  if (fallback) {
+    put_str(&o, "; running the unaligned fallback");
+    finish(&o);
+  }
   if (handler) {
     alignguard_report_info info = {
         site,
@@ -318,26 +315,26 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
         offset,
         is_pow2(alignment) ? (pointer - (uint64_t)offset) & (alignment - 1) : 0,
         line,
-        fatal};
-    errno = saved_errno; /* the handler may longjmp or throw past us */
+        fatal,
+        fallback};
     handler(&info, user);
     return;
   }
   write_line(atomic_load(&g_log_fd), &o);
-  errno = saved_errno;
 }
 
-/// 1 if this is the first report at `site`, 0 if it was seen before, -1 if it
-/// is new but the table is full. Open addressing from a hash of the address;
-/// a site, once in, sits before the first empty slot of its probe sequence.
-static int first_at_site(const alignguard_site *site) {
+/// 1 if this is the first report at `site` in `table`, 0 if it was seen
+/// before, -1 if it is new but the table is full. Open addressing from a hash
+/// of the address; a site, once in, sits before the first empty slot of its
+/// probe sequence.
+static int first_at_site(ag_site_table *table, const alignguard_site *site) {
   if (!site)
-    return !atomic_flag_test_and_set(&g_null_site_seen);
+    return !atomic_flag_test_and_set(&table->null_seen);
   unsigned start =
       (unsigned)(((uint64_t)(uintptr_t)site * 0x9E3779B97F4A7C15ull) >> 56);
   for (unsigned i = 0; i < AG_SITE_SLOTS; ++i) {
     _Atomic(const alignguard_site *) *slot =
-        &g_sites[(start + i) % AG_SITE_SLOTS];
+        &table->slots[(start + i) % AG_SITE_SLOTS];
     const alignguard_site *cur =
         atomic_load_explicit(slot, memory_order_relaxed);
     if (!cur && atomic_compare_exchange_strong_explicit(slot, &cur, site,
@@ -350,32 +347,65 @@ static int first_at_site(const alignguard_site *site) {
   return -1;
 }
 
-AG_API void __alignguard_report(const alignguard_site *site, uint64_t pointer,
-                                uint64_t alignment, int64_t offset) {
-  atomic_fetch_add_explicit(&g_violations, 1, memory_order_relaxed);
-  int first = first_at_site(site);
+/// Reports `site` if it is new to `table`; says once when the table is full.
+static void deliver_once(ag_site_table *table, const alignguard_site *site,
+                         uint64_t pointer, uint64_t alignment, int64_t offset,
+                         int fallback) {
+  int first = first_at_site(table, site);
   if (first > 0) {
-    deliver(site, pointer, alignment, offset, 0);
-  } else if (first < 0 && !atomic_flag_test_and_set(&g_sites_full_said)) {
-    int saved_errno = errno;
-    ensure_options();
+    deliver(site, pointer, alignment, offset, 0, fallback);
+  } else if (first < 0 && !atomic_flag_test_and_set(&table->full_said)) {
     if (!atomic_load(&g_quiet)) {
       char line[AG_LINE_MAX];
       ag_out o = {line, sizeof line, 0};
-      put_str(&o, "alignguard: too many distinct failing sites; further new "
-                  "sites are counted, not reported");
+      put_str(&o, table->full_line);
       write_line(atomic_load(&g_log_fd), &o);
     }
-    errno = saved_errno;
   }
+}
+
+/// Every violation and fallback lands here, deduplicated or not, before
+/// anything is printed: a handler (or a host after a `return=N` kernel)
+/// already sees this report in alignguard_last_error().
+static void record_last_error(const alignguard_site *site, uint64_t pointer,
+                              uint64_t alignment, int64_t offset) {
+  alignguard_format_report(t_last_error, sizeof t_last_error, site, pointer,
+                           alignment, offset);
+}
+
+AG_API void __alignguard_report(const alignguard_site *site, uint64_t pointer,
+                                uint64_t alignment, int64_t offset) {
+  int saved_errno = errno;
+  atomic_fetch_add_explicit(&g_violations, 1, memory_order_relaxed);
+  record_last_error(site, pointer, alignment, offset);
+  ensure_options();
+  errno = saved_errno; /* first: the handler may longjmp or throw past us */
+  deliver_once(&g_violation_sites, site, pointer, alignment, offset, 0);
+  errno = saved_errno;
 }
 
 AG_API void __alignguard_report_abort(const alignguard_site *site,
                                       uint64_t pointer, uint64_t alignment,
                                       int64_t offset) {
+  int saved_errno = errno;
   atomic_fetch_add_explicit(&g_violations, 1, memory_order_relaxed);
-  deliver(site, pointer, alignment, offset, 1);
+  record_last_error(site, pointer, alignment, offset);
+  ensure_options();
+  errno = saved_errno;
+  deliver(site, pointer, alignment, offset, 1, 0);
   abort();
+}
+
+AG_API void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
+                                  uint64_t alignment, int64_t offset) {
+  int saved_errno = errno;
+  atomic_fetch_add_explicit(&g_fallbacks, 1, memory_order_relaxed);
+  record_last_error(site, pointer, alignment, offset);
+  ensure_options();
+  errno = saved_errno;
+  if (atomic_load(&g_report_fallback))
+    deliver_once(&g_fallback_sites, site, pointer, alignment, offset, 1);
+  errno = saved_errno;
 }
 
 /// The pair is stored as two atomics: a report racing with a change may call
@@ -390,3 +420,11 @@ AG_API alignguard_handler alignguard_set_handler(alignguard_handler fn,
 AG_API uint64_t alignguard_violation_count(void) {
   return atomic_load_explicit(&g_violations, memory_order_relaxed);
 }
+
+AG_API uint64_t alignguard_fallback_count(void) {
+  return atomic_load_explicit(&g_fallbacks, memory_order_relaxed);
+}
+
+AG_API const char *alignguard_last_error(void) { return t_last_error; }
+
+AG_API void alignguard_clear_last_error(void) { t_last_error[0] = '\0'; }

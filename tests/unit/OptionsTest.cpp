@@ -51,6 +51,7 @@ INSTANTIATE_TEST_SUITE_P(
         ValidCase{"fallback", FailureAction::Fallback, {}, {}},
         ValidCase{"return=-1", FailureAction::Return, {}, {}, -1},
         ValidCase{"return=24;entry=k", FailureAction::Return, {"k"}, {}, 24},
+        ValidCase{"return=-24;return=-24", FailureAction::Return, {}, {}, -24},
         ValidCase{"trap;entry=k_*;entry=main_[ab];exclude=k_ref",
                   FailureAction::Trap,
                   {"k_*", "main_[ab]"},
@@ -101,10 +102,10 @@ INSTANTIATE_TEST_SUITE_P(
                                    "decimal integer"},
         InvalidCase{"return=-1;fallback",
                     "invalid align-guard pass parameter 'fallback': conflicts "
-                    "with 'return'; give one failure action"},
+                    "with 'return=-1'; give one failure action"},
         InvalidCase{"return=1;return=2",
                     "invalid align-guard pass parameter 'return=2': conflicts "
-                    "with 'return'; give one failure action"}),
+                    "with 'return=1'; give one failure action"}),
     caseName<InvalidCase>);
 
 // GlobPattern's own explanation differs between LLVM versions; what we add

@@ -2,7 +2,9 @@
 //
 // Exact report lines from alignguard_format_report, handler override, per-site
 // deduplication (also from 8 threads and past the 256-site table), the abort
-// hook, and ALIGNGUARD_OPTIONS (log_path, quiet, bad keys).
+// hook, the per-thread last error, the fallback hook (its count, its own
+// dedup table, report_fallback=1), the program's errno kept around every
+// hook, and ALIGNGUARD_OPTIONS (log_path, quiet, report_fallback, bad keys).
 //
 // The runtime keeps process-wide state: options are parsed once, on the first
 // report, and a site is reported once per process. So every test that reports
@@ -96,7 +98,7 @@ void record(const alignguard_report_info *Info, void *User) {
   OS << std::hex << "pointer=0x" << Info->pointer << std::dec
      << " alignment=" << Info->alignment << " offset=" << Info->offset
      << " misalignment=" << Info->misalignment << " fatal=" << Info->fatal
-     << " message=" << Info->message;
+     << " fallback=" << Info->fallback << " message=" << Info->message;
   R->Last = OS.str();
   R->Calls.fetch_add(1);
 }
@@ -298,12 +300,13 @@ TEST(RuntimeHandler, SameSiteTwiceCallsHandlerOnceCountsTwice) {
         " counted=" + std::to_string(alignguard_violation_count() - Before));
     say(R.Last);
   };
-  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-              exactly("calls=1 counted=2\n"
-                      "pointer=0x1004 alignment=16 offset=0 misalignment=4 "
-                      "fatal=0 message=alignguard: dot: p = 0x1004 is not "
-                      "16-byte aligned (4 bytes past a boundary) at "
-                      "dot.c:3:7\n"));
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+      exactly("calls=1 counted=2\n"
+              "pointer=0x1004 alignment=16 offset=0 misalignment=4 "
+              "fatal=0 fallback=0 message=alignguard: dot: p = 0x1004 is not "
+              "16-byte aligned (4 bytes past a boundary) at "
+              "dot.c:3:7\n"));
 }
 
 alignguard_site TwoSites[2] = {makeSite("f", "p", nullptr, 0, 0),
@@ -322,11 +325,12 @@ TEST(RuntimeHandler, TwoSitesCallHandlerTwice) {
         " counted=" + std::to_string(alignguard_violation_count() - Before));
     say(R.Last);
   };
-  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-              exactly("calls=2 counted=3\n"
-                      "pointer=0x1000 alignment=64 offset=-4 misalignment=4 "
-                      "fatal=0 message=alignguard: g: q = 0x1000 + 4 is not "
-                      "64-byte aligned (4 bytes past a boundary)\n"));
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+      exactly("calls=2 counted=3\n"
+              "pointer=0x1000 alignment=64 offset=-4 misalignment=4 "
+              "fatal=0 fallback=0 message=alignguard: g: q = 0x1000 + 4 is not "
+              "64-byte aligned (4 bytes past a boundary)\n"));
 }
 
 alignguard_site NotPow2Site[1] = {makeSite("f", "p", nullptr, 0, 0)};
@@ -339,10 +343,11 @@ TEST(RuntimeHandler, MisalignmentIsZeroWithoutPowerOfTwo) {
     __alignguard_report(&NotPow2Site[0], 0x33, 12, 1);
     say(R.Last);
   };
-  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-              exactly("pointer=0x33 alignment=12 offset=1 misalignment=0 "
-                      "fatal=0 message=alignguard: f: p = 0x33 is not null, "
-                      "as the alignment 12 (not a power of two) requires\n"));
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+      exactly("pointer=0x33 alignment=12 offset=1 misalignment=0 "
+              "fatal=0 fallback=0 message=alignguard: f: p = 0x33 is not null, "
+              "as the alignment 12 (not a power of two) requires\n"));
 }
 
 alignguard_site RestoreSites[2] = {makeSite("f", "p", nullptr, 0, 0),
@@ -670,6 +675,19 @@ TEST(RuntimeOptions, UnknownKeyIsReportedOnceAndIgnored) {
                       std::string(LineF) + "\n" + LineG + "\n"));
 }
 
+TEST(RuntimeOptions, BadReportFallbackValueIsReportedAndIgnored) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_fallback(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+  };
+  EXPECT_EXIT(inChild("report_fallback=yes", Body),
+              ::testing::ExitedWithCode(0),
+              exactly("alignguard: invalid ALIGNGUARD_OPTIONS value "
+                      "'report_fallback=yes' (expected 0 or 1)\n" +
+                      std::string(LineF) + "\n"));
+}
+
 TEST(RuntimeOptions, BadQuietValueIsReportedAndIgnored) {
   freshProcess();
   EXPECT_EXIT(
@@ -679,6 +697,450 @@ TEST(RuntimeOptions, BadQuietValueIsReportedAndIgnored) {
       exactly("alignguard: invalid ALIGNGUARD_OPTIONS value "
               "'quiet=yes' (expected 0 or 1)\n" +
               std::string(LineF) + "\n"));
+}
+
+//===-- The per-thread last error -----------------------------------------===//
+
+/// Waits until Counter reaches Target: a barrier for a handful of threads
+/// that still makes progress on a machine with fewer cores than threads.
+void waitFor(const std::atomic<int> &Counter, int Target) {
+  for (int Spin = 0; Counter.load() < Target; ++Spin)
+    if (Spin > 1000)
+      std::this_thread::yield();
+}
+
+TEST(RuntimeLastError, EmptyOnANewThread) {
+  // No report: in-process.
+  std::string Seen = "unset";
+  std::thread([&Seen] { Seen = alignguard_last_error(); }).join();
+  EXPECT_EQ(Seen, "");
+}
+
+alignguard_site LastSites[2] = {makeSite("f", "p", "f.c", 1, 2),
+                                makeSite("g", "q", nullptr, 0, 0)};
+
+TEST(RuntimeLastError, EveryViolationEvenDeduplicatedOrQuiet) {
+  freshProcess();
+  auto Body = [] {
+    say("[" + std::string(alignguard_last_error()) + "]");
+    __alignguard_report(&LastSites[0], 0x1001, 8, 0);
+    say(alignguard_last_error());
+    // Deduplicated: not reported again, but it is the last error now.
+    __alignguard_report(&LastSites[0], 0x2002, 8, 0);
+    say(alignguard_last_error());
+    __alignguard_report(&LastSites[1], 0x1020, 64, 1);
+    say(alignguard_last_error());
+    alignguard_clear_last_error();
+    say("[" + std::string(alignguard_last_error()) + "]");
+    __alignguard_report(&LastSites[1], 0x1041, 64, 0);
+    say(alignguard_last_error());
+  };
+  EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
+              exactly("[]\n"
+                      "alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
+                      "bytes past a boundary) at f.c:1:2\n"
+                      "alignguard: f: p = 0x2002 is not 8-byte aligned (2 "
+                      "bytes past a boundary) at f.c:1:2\n"
+                      "alignguard: g: q = 0x1020 - 1 is not 64-byte aligned "
+                      "(31 bytes past a boundary)\n"
+                      "[]\n"
+                      "alignguard: g: q = 0x1041 is not 64-byte aligned (1 "
+                      "bytes past a boundary)\n"));
+}
+
+TEST(RuntimeLastError, HandlerAlreadySeesItsOwnReport) {
+  freshProcess();
+  auto Body = [] {
+    alignguard_set_handler(
+        [](const alignguard_report_info *Info, void *) {
+          say(std::string("same=") +
+              std::to_string(
+                  std::strcmp(Info->message, alignguard_last_error()) == 0) +
+              " " + alignguard_last_error());
+        },
+        nullptr);
+    __alignguard_report(&LastSites[1], 0x1001, 2, 0);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("same=1 alignguard: g: q = 0x1001 is not 2-byte "
+                      "aligned (1 bytes past a boundary)\n"));
+}
+
+alignguard_site LastAbortSite[1] = {
+    makeSite("kernel", "argument #0 'dst'", "k.c", 12, 5)};
+
+TEST(RuntimeLastError, AbortRecordsItBeforeTheHandlerAndAbort) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(&LastSites[0], 0x1001, 8, 0);
+    alignguard_set_handler(
+        [](const alignguard_report_info *, void *) {
+          say(std::string("last: ") + alignguard_last_error());
+        },
+        nullptr);
+    __alignguard_report_abort(&LastAbortSite[0], 0x1008, 32, 0);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
+              exactly("alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
+                      "bytes past a boundary) at f.c:1:2\n"
+                      "last: alignguard: kernel: argument #0 'dst' = 0x1008 "
+                      "is not 32-byte aligned (8 bytes past a boundary) at "
+                      "k.c:12:5\n"));
+}
+
+TEST(RuntimeLastError, EachThreadSeesItsOwn) {
+  freshProcess();
+  auto Body = [] {
+    // A reports, then B, then both read; then A clears, and B still has its
+    // own. One shared buffer would show B's line to A.
+    std::atomic<int> Reported{0}, Read{0}, Cleared{0};
+    std::string SeenA, SeenB, AfterClearA, AfterClearB;
+    std::thread A([&] {
+      __alignguard_report(&LastSites[0], 0x1001, 8, 0);
+      Reported.fetch_add(1);
+      waitFor(Reported, 2);
+      SeenA = alignguard_last_error();
+      Read.fetch_add(1);
+      waitFor(Read, 2);
+      alignguard_clear_last_error();
+      AfterClearA = alignguard_last_error();
+      Cleared.store(1);
+    });
+    std::thread B([&] {
+      waitFor(Reported, 1);
+      __alignguard_report(&LastSites[1], 0x1020, 64, 1);
+      Reported.fetch_add(1);
+      SeenB = alignguard_last_error();
+      Read.fetch_add(1);
+      waitFor(Cleared, 1);
+      AfterClearB = alignguard_last_error();
+    });
+    A.join();
+    B.join();
+    say("A: " + SeenA);
+    say("B: " + SeenB);
+    say("A after clear: [" + AfterClearA + "]");
+    say("B after A cleared: " + AfterClearB);
+    say("main: [" + std::string(alignguard_last_error()) + "]");
+  };
+  EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
+              exactly("A: alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
+                      "bytes past a boundary) at f.c:1:2\n"
+                      "B: alignguard: g: q = 0x1020 - 1 is not 64-byte "
+                      "aligned (31 bytes past a boundary)\n"
+                      "A after clear: []\n"
+                      "B after A cleared: alignguard: g: q = 0x1020 - 1 is "
+                      "not 64-byte aligned (31 bytes past a boundary)\n"
+                      "main: []\n"));
+}
+
+TEST(RuntimeLastError, EightThreadsNeverSeeAnotherThreadsLine) {
+  freshProcess();
+  auto Body = [] {
+    static alignguard_site Site = makeSite("f", "p", nullptr, 0, 0);
+    std::atomic<int> Wrong{0};
+    std::vector<std::thread> Threads;
+    for (int T = 0; T < 8; ++T)
+      Threads.emplace_back([T, &Wrong] {
+        // Thread T's pointers are T+1 bytes past a 16-byte boundary.
+        for (int I = 0; I < 2000; ++I) {
+          uint64_t P = 0x10000 + 16 * static_cast<uint64_t>(I) + T + 1;
+          __alignguard_report(&Site, P, 16, 0);
+          if (format(&Site, P, 16, 0) != alignguard_last_error())
+            Wrong.fetch_add(1);
+        }
+      });
+    for (std::thread &Th : Threads)
+      Th.join();
+    say("wrong=" + std::to_string(Wrong.load()) +
+        " counted=" + std::to_string(alignguard_violation_count()));
+  };
+  EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
+              exactly("wrong=0 counted=16000\n"));
+}
+
+TEST(RuntimeLastError, LongLineIsCutTo1023Characters) {
+  freshProcess();
+  auto Body = [] {
+    static const std::string Subject(2000, 's');
+    static alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
+    __alignguard_report(&Site, 0x1001, 8, 0);
+    const std::string Full = "alignguard: f: " + Subject +
+                             " = 0x1001 is not 8-byte aligned (1 bytes past "
+                             "a boundary) at a.c:1:2";
+    say("length=" + std::to_string(std::strlen(alignguard_last_error())) +
+        " prefix=" +
+        std::to_string(Full.compare(0, 1023, alignguard_last_error()) == 0));
+  };
+  EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
+              exactly("length=1023 prefix=1\n"));
+}
+
+//===-- The fallback hook -------------------------------------------------===//
+
+alignguard_site FallbackSites[2] = {makeSite("f", "p", "f.c", 1, 2),
+                                    makeSite("g", "q", nullptr, 0, 0)};
+
+const char FallbackLineF[] = "alignguard: f: p = 0x1001 is not 8-byte "
+                             "aligned (1 bytes past a boundary) at f.c:1:2";
+const char FallbackLineG[] = "alignguard: g: q = 0x1020 - 1 is not 64-byte "
+                             "aligned (31 bytes past a boundary)";
+const char Suffix[] = "; running the unaligned fallback";
+
+std::string counts() {
+  return "fallbacks=" + std::to_string(alignguard_fallback_count()) +
+         " violations=" + std::to_string(alignguard_violation_count());
+}
+
+TEST(RuntimeFallback, CountedSilentlyAndNotAViolationByDefault) {
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
+    say(counts() + " handler calls=" + std::to_string(R.Calls.load()));
+    say(std::string("last: ") + alignguard_last_error());
+    // A violation is still a violation, and leaves the fallbacks alone.
+    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
+    say(counts() + " handler calls=" + std::to_string(R.Calls.load()));
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("fallbacks=3 violations=0 handler calls=0\n"
+                      "last: " +
+                      std::string(FallbackLineG) +
+                      "\n"
+                      "fallbacks=3 violations=1 handler calls=1\n"));
+}
+
+TEST(RuntimeFallback, ReportFallbackPrintsTheFirstAtEachSite) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(&FallbackSites[0], 0x1003, 8, 0);
+    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    say(counts());
+    // The last error is the plain line: no suffix.
+    say(std::string("last: ") + alignguard_last_error());
+  };
+  EXPECT_EXIT(inChild("report_fallback=1", Body), ::testing::ExitedWithCode(0),
+              exactly(std::string(FallbackLineF) + Suffix + "\n" +
+                      FallbackLineG + Suffix +
+                      "\n"
+                      "fallbacks=4 violations=0\n"
+                      "last: " +
+                      FallbackLineF + "\n"));
+}
+
+TEST(RuntimeFallback, KeepsErrnoWhenTheLogCannotBeOpened) {
+  freshProcess();
+  auto Body = [] {
+    // The failed open() of the log sets errno; the program must not see it.
+    errno = EDOM;
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    say("errno kept: " + std::to_string(errno == EDOM));
+  };
+  EXPECT_EXIT(
+      inChild("report_fallback=1:log_path=/nonexistent-alignguard-dir/r.log",
+              Body),
+      ::testing::ExitedWithCode(0),
+      exactly("alignguard: cannot open log_path "
+              "'/nonexistent-alignguard-dir/r.log'; reporting to stderr\n" +
+              std::string(FallbackLineF) + Suffix + "\nerrno kept: 1\n"));
+}
+
+TEST(RuntimeErrno, KeptWhenTheWriteFails) {
+  // /dev/full opens, and every write to it fails with ENOSPC.
+  if (access("/dev/full", W_OK) != 0)
+    GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
+  freshProcess();
+  auto Body = [] {
+    errno = EDOM;
+    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
+    say("errno kept after a report: " + std::to_string(errno == EDOM));
+    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
+    say("errno kept after a fallback: " + std::to_string(errno == EDOM));
+  };
+  EXPECT_EXIT(inChild("report_fallback=1:log_path=/dev/full", Body),
+              ::testing::ExitedWithCode(0),
+              exactly("errno kept after a report: 1\n"
+                      "errno kept after a fallback: 1\n"));
+}
+
+/// Says whether the handler sees the errno the program had (EDOM), though
+/// the runtime's own open() of the log just failed.
+void sayErrnoInHandler(const alignguard_report_info *Info, void *) {
+  say("handler sees the program's errno: " + std::to_string(errno == EDOM) +
+      " fallback=" + std::to_string(Info->fallback));
+}
+
+const char CannotOpen[] = "alignguard: cannot open log_path "
+                          "'/nonexistent-alignguard-dir/r.log'; reporting to "
+                          "stderr\n";
+
+TEST(RuntimeErrno, HandlerSeesTheProgramsErrnoOnAViolation) {
+  freshProcess();
+  auto Body = [] {
+    alignguard_set_handler(sayErrnoInHandler, nullptr);
+    errno = EDOM;
+    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
+  };
+  EXPECT_EXIT(inChild("log_path=/nonexistent-alignguard-dir/r.log", Body),
+              ::testing::ExitedWithCode(0),
+              exactly(std::string(CannotOpen) +
+                      "handler sees the program's errno: 1 fallback=0\n"));
+}
+
+TEST(RuntimeErrno, HandlerSeesTheProgramsErrnoOnAFallback) {
+  freshProcess();
+  auto Body = [] {
+    alignguard_set_handler(sayErrnoInHandler, nullptr);
+    errno = EDOM;
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+  };
+  EXPECT_EXIT(
+      inChild("report_fallback=1:log_path=/nonexistent-alignguard-dir/r.log",
+              Body),
+      ::testing::ExitedWithCode(0),
+      exactly(std::string(CannotOpen) +
+              "handler sees the program's errno: 1 fallback=1\n"));
+}
+
+TEST(RuntimeFallback, ReportFallbackZeroIsTheDefault) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    say(counts());
+  };
+  EXPECT_EXIT(inChild("report_fallback=1:report_fallback=0", Body),
+              ::testing::ExitedWithCode(0),
+              exactly("fallbacks=1 violations=0\n"));
+}
+
+TEST(RuntimeFallback, TablesOfViolationsAndFallbacksAreSeparate) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_report(&FallbackSites[1], 0x1020, 64, 1);
+    say(counts());
+  };
+  EXPECT_EXIT(inChild("report_fallback=1", Body), ::testing::ExitedWithCode(0),
+              exactly(std::string(FallbackLineF) + "\n" + FallbackLineF +
+                      Suffix + "\n" + FallbackLineG + Suffix + "\n" +
+                      FallbackLineG +
+                      "\n"
+                      "fallbacks=3 violations=3\n"));
+}
+
+TEST(RuntimeFallback, HandlerGetsFallbackOneAndTheSuffixedLine) {
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
+    say("calls=" + std::to_string(R.Calls.load()));
+    say(R.Last);
+  };
+  // quiet=1 silences the default output, never a handler.
+  EXPECT_EXIT(inChild("report_fallback=1:quiet=1", Body),
+              ::testing::ExitedWithCode(0),
+              exactly("calls=1\n"
+                      "pointer=0x1020 alignment=64 offset=1 misalignment=31 "
+                      "fatal=0 fallback=1 message=" +
+                      std::string(FallbackLineG) + Suffix + "\n"));
+}
+
+TEST(RuntimeFallback, QuietSilencesTheLine) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    say(counts());
+  };
+  EXPECT_EXIT(inChild("quiet=1:report_fallback=1", Body),
+              ::testing::ExitedWithCode(0),
+              exactly("fallbacks=1 violations=0\n"));
+}
+
+TEST(RuntimeFallback, GoesToLogPath) {
+  freshProcess();
+  const std::string Path = sharedTempPath("ALIGNGUARD_RT_TEST_FALLBACK_LOG");
+  const std::string Options = "report_fallback=1:log_path=" + Path;
+  auto Body = [] {
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+  };
+  EXPECT_EXIT(inChild(Options.c_str(), Body), ::testing::ExitedWithCode(0),
+              exactly(""));
+  EXPECT_EQ(slurp(Path), std::string(FallbackLineF) + Suffix + "\n");
+  unlink(Path.c_str());
+  unsetenv("ALIGNGUARD_RT_TEST_FALLBACK_LOG");
+}
+
+alignguard_site ManyFallbackSites[300];
+
+TEST(RuntimeFallback, TableOverflowReportsOnly256Sites) {
+  freshProcess();
+  auto Body = [] {
+    for (alignguard_site &S : ManyFallbackSites)
+      S = makeSite("f", "p", nullptr, 0, 0);
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    for (int Round = 0; Round < 2; ++Round)
+      for (alignguard_site &S : ManyFallbackSites)
+        __alignguard_fallback(&S, 0x1001, 16, 0);
+    // The violation table is untouched: this one is still reported.
+    __alignguard_report(&ManyFallbackSites[299], 0x1001, 16, 0);
+    say("calls=" + std::to_string(R.Calls.load()) + " " + counts());
+  };
+  EXPECT_EXIT(inChild("report_fallback=1", Body), ::testing::ExitedWithCode(0),
+              exactly("alignguard: too many distinct sites running the "
+                      "unaligned fallback; further new sites are counted, "
+                      "not reported\n"
+                      "calls=257 fallbacks=600 violations=1\n"));
+}
+
+alignguard_site FallbackThreadSites[64];
+
+TEST(RuntimeFallback, EightThreadsReportEachOf64SitesOnce) {
+  freshProcess();
+  auto Body = [] {
+    for (alignguard_site &S : FallbackThreadSites)
+      S = makeSite("f", "p", nullptr, 0, 0);
+    static PerSite Seen;
+    alignguard_set_handler(
+        [](const alignguard_report_info *Info, void *User) {
+          auto *P = static_cast<PerSite *>(User);
+          P->Calls[Info->site - FallbackThreadSites].fetch_add(1);
+          P->Total.fetch_add(Info->fallback);
+        },
+        &Seen);
+    std::atomic<int> Ready{0};
+    std::vector<std::thread> Threads;
+    for (int T = 0; T < 8; ++T)
+      Threads.emplace_back([&Ready] {
+        Ready.fetch_add(1);
+        waitFor(Ready, 8);
+        for (int I = 0; I < 10000; ++I)
+          __alignguard_fallback(&FallbackThreadSites[I % 64], 0x1001, 16, 0);
+      });
+    for (std::thread &Th : Threads)
+      Th.join();
+    int Once = 0;
+    for (const std::atomic<int> &C : Seen.Calls)
+      Once += C.load() == 1;
+    say("fallback calls=" + std::to_string(Seen.Total.load()) +
+        " sites seen once=" + std::to_string(Once) + " " + counts());
+  };
+  EXPECT_EXIT(inChild("report_fallback=1", Body), ::testing::ExitedWithCode(0),
+              exactly("fallback calls=64 sites seen once=64 fallbacks=80000 "
+                      "violations=0\n"));
 }
 
 } // namespace

@@ -4,17 +4,26 @@
  * alignment promise is broken. It depends on nothing but libc: no malloc, no
  * stdio, no locks. Every entry point is thread-safe, and async-signal-safe
  * once the first report has read ALIGNGUARD_OPTIONS (that one call uses
- * getenv, which POSIX does not list as async-signal-safe).
+ * getenv, which POSIX does not list as async-signal-safe), with one more
+ * exception: the per-thread last error (alignguard_last_error) is a
+ * _Thread_local buffer, and when the runtime is linked into a shared library
+ * that is dlopen'ed, the first use of a thread-local on each thread may make
+ * the C library allocate (__tls_get_addr), so a thread's first report from a
+ * signal handler is not async-signal-safe there. Linked into an executable,
+ * or a library loaded at startup, it allocates nothing.
  *
  *   cc kernel.c -fpass-plugin=AlignGuard.so -Ipath/to/runtime/include \
  *      path/to/libalignguard_rt.a
  *
  * The pass emits one constant `alignguard_site` descriptor per check and calls
  *   __alignguard_report_abort(&site, pointer, alignment, offset)  (abort)
- *   __alignguard_report(&site, pointer, alignment, offset)        (recover)
+ *   __alignguard_report(&site, pointer, alignment, offset)        (recover,
+ *                                                                  return=N)
+ *   __alignguard_fallback(&site, pointer, alignment, offset)      (fallback)
  * The descriptor layout below is part of the ABI: the pass builds the same
  * struct in IR (plugin/RuntimeABI.h), and ALIGNGUARD_SITE_VERSION changes
- * whenever it does.
+ * whenever it does. DLPack helpers for host runtimes are in
+ * <alignguard/dlpack.h>.
  *===----------------------------------------------------------------------===*/
 #ifndef ALIGNGUARD_ALIGNGUARD_H
 #define ALIGNGUARD_ALIGNGUARD_H
@@ -39,8 +48,8 @@ enum alignguard_kind {
 
 /* One per check, emitted by the pass as a private constant. */
 typedef struct alignguard_site {
-  uint32_t version;   /* ALIGNGUARD_SITE_VERSION */
-  uint32_t kind;      /* enum alignguard_kind */
+  uint32_t version;     /* ALIGNGUARD_SITE_VERSION */
+  uint32_t kind;        /* enum alignguard_kind */
   const char *function; /* the function that holds the check */
   const char *subject;  /* e.g. "argument #1 'b'" */
   const char *file;     /* NULL without debug info */
@@ -51,39 +60,74 @@ typedef struct alignguard_site {
   uint64_t offset;      /* the promise is about `pointer - offset` */
 } alignguard_site;
 
-/* What a report says, handed to a user handler. `message` is the formatted
- * line (no trailing newline) and lives only for the duration of the call. */
+/* What a report says, handed to a user handler. `message` is the line the
+ * default output would write (no trailing newline) and lives only for the
+ * duration of the call. Fields are only ever added at the end. */
 typedef struct alignguard_report_info {
   const alignguard_site *site;
-  uintptr_t pointer;  /* the value that broke the promise */
-  uint64_t alignment; /* the alignment in force at run time */
-  int64_t offset;     /* `pointer - offset` had to be aligned */
+  uintptr_t pointer;     /* the value that broke the promise */
+  uint64_t alignment;    /* the alignment in force at run time */
+  int64_t offset;        /* `pointer - offset` had to be aligned */
   uint64_t misalignment; /* (pointer - offset) % alignment; 0 when the
                             alignment is not a power of two (then the
                             promise was that the pointer is null) */
   const char *message;
-  int fatal; /* 1 when the process aborts after the handler returns */
+  int fatal;    /* 1 when the process aborts after the handler returns */
+  int fallback; /* 1 for __alignguard_fallback (never fatal): `message` ends
+                   in "; running the unaligned fallback"; 0 for violations */
 } alignguard_report_info;
 
 typedef void (*alignguard_handler)(const alignguard_report_info *info,
                                    void *user);
 
 /* Hooks called by instrumented code. */
+
+/* A violation: counted, recorded as this thread's last error, reported the
+ * first time at each site (later ones are only counted and recorded). */
 void __alignguard_report(const alignguard_site *site, uint64_t pointer,
                          uint64_t alignment, int64_t offset);
+/* A violation: counted, recorded, always reported, then abort(). */
 void __alignguard_report_abort(const alignguard_site *site, uint64_t pointer,
                                uint64_t alignment, int64_t offset)
     __attribute__((noreturn));
+/* In `align-guard<fallback>` mode, a misaligned input is about to make the
+ * kernel run its assumption-free copy. Not a violation (the answer will be
+ * right, only slower): alignguard_violation_count() is unchanged. Counted in
+ * alignguard_fallback_count() and recorded as this thread's last error (the
+ * plain report line). Silent unless ALIGNGUARD_OPTIONS has report_fallback=1;
+ * then the first fallback at each site (a table of its own, separate from
+ * the violations') is reported through log_path/quiet/the handler as
+ *   <report line>; running the unaligned fallback
+ * with info->fatal = 0 and info->fallback = 1. */
+void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
+                           uint64_t alignment, int64_t offset);
 
 /* Installs `fn` (NULL restores the default: write the line to the log).
  * The handler runs instead of the default output, once per reported
- * violation; for a fatal report the process aborts when it returns. It may
- * longjmp or throw instead of returning when the kernel allows unwinding.
- * Returns the previous handler. */
+ * violation or fallback (quiet=1 does not silence it); for a fatal report
+ * the process aborts when it returns. It may longjmp or throw instead of
+ * returning when the kernel allows unwinding. Returns the previous handler. */
 alignguard_handler alignguard_set_handler(alignguard_handler fn, void *user);
 
 /* Violations seen since start (all of them, reported or deduplicated). */
 uint64_t alignguard_violation_count(void);
+
+/* Times __alignguard_fallback ran since start, all threads and sites. */
+uint64_t alignguard_fallback_count(void);
+
+/* The line alignguard_format_report gives for the last violation or fallback
+ * on the calling thread (no newline, at most 1023 characters, cut like a
+ * printed line), whether or not it was printed, deduplicated or handled;
+ * "" when this thread has had none since it started or last cleared it. A
+ * fallback's last error is the plain line, without the suffix. The pointer
+ * is to this thread's own buffer: the text changes with the thread's next
+ * report and dies with the thread. A handler already sees the report that
+ * called it here. For hosts that return an error code and build their own
+ * message (TVM's TVMGetLastError style). */
+const char *alignguard_last_error(void);
+
+/* Makes alignguard_last_error() return "" on this thread. */
+void alignguard_clear_last_error(void);
 
 /* Formats the report line for these hook arguments into buf (always
  * NUL-terminated when size > 0); returns the length the full line needs,

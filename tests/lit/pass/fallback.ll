@@ -101,6 +101,38 @@ go:
   ret i32 0
 }
 
+; A call to a function defined here that only reads (TVM's argument
+; checks, before the pipeline has marked them readonly) is no side effect;
+; one to a function that writes through its argument is.
+define internal i1 @reads_only(i32* %p) {
+  %slot = alloca i32, align 4
+  %v = load i32, i32* %p
+  store i32 %v, i32* %slot
+  %ok = icmp sgt i32 %v, 0
+  ret i1 %ok
+}
+define internal void @writes(i32* %p) {
+  store i32 1, i32* %p
+  ret void
+}
+
+define i32 @after_read_call(float* %p, i32* %n) {
+; CHECK-LABEL: define i32 @after_read_call(
+; CHECK:         call void @__alignguard_fallback(
+  %ok = call i1 @reads_only(i32* %n)
+  call void @llvm.assume(i1 true) [ "align"(float* %p, i64 16) ]
+  ret i32 0
+}
+
+; WARN: warning: align-guard: in function 'after_write_call': fallback cannot be used for the check of argument #0 'p': fallback-unsafe: a call can run before the check
+define i32 @after_write_call(float* %p, i32* %n) {
+; CHECK-LABEL: define i32 @after_write_call(
+; CHECK:         call void @__alignguard_report_abort(
+  call void @writes(i32* %n)
+  call void @llvm.assume(i1 true) [ "align"(float* %p, i64 16) ]
+  ret i32 0
+}
+
 ; The copies: internal, left alone by align-guard, no promise left.
 ; CHECK-LABEL: define internal i32 @kernel.alignguard.unaligned(
 ; CHECK-SAME:    {{float\*|ptr}} %a, {{float\*|ptr}} %b, i64 %n) [[COPY:#[0-9]+]]

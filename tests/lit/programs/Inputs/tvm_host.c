@@ -25,6 +25,9 @@ void TVMAPISetLastError(const char *msg) {
 }
 
 #define N 1000
+// Room for one vector of N floats and some slack, a multiple of 64 bytes so
+// that each tensor's slice of the pool starts 64-byte aligned.
+#define STRIDE 4352
 
 static DLTensor view(char *base, int64_t *shape, int64_t *strides) {
   DLTensor t;
@@ -41,7 +44,7 @@ static DLTensor view(char *base, int64_t *shape, int64_t *strides) {
 }
 
 int main(void) {
-  char *pool = aligned_alloc(64, 3 * (N * 4 + 256));
+  char *pool = aligned_alloc(64, 3 * STRIDE);
   float reference[N];
   int64_t shape[1] = {N};
   int64_t unit[1] = {1};
@@ -52,8 +55,8 @@ int main(void) {
   for (unsigned k = 0; k < sizeof offsets / sizeof offsets[0]; ++k) {
     int off = offsets[k];
     char *a_base = pool + off;
-    char *b_base = pool + (N * 4 + 256) + off;
-    char *out_base = pool + 2 * (N * 4 + 256) + (off ? 4 : 0);
+    char *b_base = pool + STRIDE + off;
+    char *out_base = pool + 2 * STRIDE + off;
     float *a = (float *)a_base, *b = (float *)b_base;
     for (int i = 0; i < N; ++i) {
       a[i] = (float)i * 0.37f - 11.0f;
@@ -86,8 +89,8 @@ int main(void) {
          alignguard_check_dltensor(&S, 64, ALIGNGUARD_REQUIRE_COMPACT, why,
                                    sizeof why),
          why);
-  DLTensor B = view(pool + (N * 4 + 256), shape, 0),
-           Out = view(pool + 2 * (N * 4 + 256), shape, 0);
+  DLTensor B = view(pool + STRIDE, shape, 0),
+           Out = view(pool + 2 * STRIDE, shape, 0);
   TVMValue args[3] = {{.v_handle = &S}, {.v_handle = &B}, {.v_handle = &Out}};
   int32_t codes[3] = {7, 7, 7};
   printf("strided: rc %d, error: %s\n", fused_scale_add(args, codes, 3, 0, 0, 0),

@@ -41,11 +41,13 @@ int32_t fused_scale_add(void *args, int32_t *type_codes, int32_t num_args,
     TVMAPISetLastError("fused_scale_add: expected 3 arguments");
     return -1;
   }
-  for (int i = 0; i < 3; ++i)
-    if (type_codes[i] != kTVMDLTensorHandle) {
-      TVMAPISetLastError("fused_scale_add: arguments must be DLTensors");
-      return -1;
-    }
+  // One assert per argument, unrolled, as TVM's codegen emits them.
+  if (type_codes[0] != kTVMDLTensorHandle ||
+      type_codes[1] != kTVMDLTensorHandle ||
+      type_codes[2] != kTVMDLTensorHandle) {
+    TVMAPISetLastError("fused_scale_add: arguments must be DLTensors");
+    return -1;
+  }
   DLTensor *A = (DLTensor *)((TVMValue *)args)[0].v_handle;
   DLTensor *B = (DLTensor *)((TVMValue *)args)[1].v_handle;
   DLTensor *Out = (DLTensor *)((TVMValue *)args)[2].v_handle;
