@@ -265,13 +265,15 @@ AuditFinding Auditor::describe(const AlignmentAssumption &A,
   // reporting as that parameter.
   // ... and one whose fallback could not be used says why (the notes of
   // GuardedMDName).
-  if (A.Guarded && A.Assume)
-    if (MDNode *Notes = A.Assume->getMetadata(GuardedMDName))
+  if (A.Guarded && A.Inst)
+    if (MDNode *Notes = A.Inst->getMetadata(GuardedMDName))
       for (const MDOperand &Op : Notes->operands())
         if (auto *Note = dyn_cast<MDString>(Op.get())) {
           StringRef Text = Note->getString();
           if (Text == assumptionKindName(AssumptionKind::ParamAttr))
             Out.Kind = Text.str();
+          else if (Text == "hoisted" || Text == "in-loop")
+            Out.Placement = Text.str();
           else if (Text.find("fallback-unsafe") == 0)
             Out.Reason = Text.str();
         }

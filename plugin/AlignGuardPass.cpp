@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "AlignGuardPass.h"
 
+#include "AccessPlacement.h"
+
 #include "Assumptions.h"
 #include "Compat.h"
 #include "Diagnostics.h"
@@ -39,6 +41,7 @@ STATISTIC(NumChecks, "Alignment checks inserted");
 STATISTIC(NumBundleChecks, "Checks of \"align\" assume bundles");
 STATISTIC(NumICmpChecks, "Checks of legacy icmp alignment assumes");
 STATISTIC(NumParamChecks, "Checks of align parameter attributes");
+STATISTIC(NumAccessChecks, "Checks of over-aligned accesses (accesses)");
 STATISTIC(NumTrivial, "Promises of alignment 1, which need no check");
 STATISTIC(NumUnsupported, "Promises left alone, with a warning");
 STATISTIC(NumFedPromisesDropped,
@@ -111,6 +114,9 @@ struct ScalarCheck {
   const AlignmentAssumption *From;
   Value *Pointer;
   std::string Subject;
+  /// An i1 that must also hold for the check to fail (a hoisted access
+  /// check: the loop takes an iteration), or null.
+  Value *Guard = nullptr;
 };
 
 /// How the failing side of one group of checks ends.
@@ -189,6 +195,10 @@ private:
   void finishAssume(CallInst *Assume,
                     ArrayRef<const AlignmentAssumption *> Checked,
                     bool FromParams, const FailurePolicy &Policy);
+  /// After an access check: mark the accesses guarded (terminal actions,
+  /// with the check's placement for the audit), or lower them to their
+  /// natural alignment (recover: the kernel goes on with the pointer).
+  void finishAccesses(const PlannedAccessCheck &P, const FailurePolicy &Policy);
   std::vector<ScalarCheck> scalarize(const AlignmentAssumption &A,
                                      Instruction *InsertBefore);
   DebugLoc debugLocFor(const AlignmentAssumption &A) const;
@@ -240,6 +250,9 @@ std::string FunctionInstrumenter::subjectOf(const AlignmentAssumption &A) const 
   auto Known = Subjects.find(&A);
   if (Known != Subjects.end())
     return Known->second;
+  // An access is through a GEP of the buffer: name the buffer.
+  if (A.Kind == AssumptionKind::Access)
+    return Namer.describe(pointerRoot(A.Pointer));
   if (!A.Param)
     return A.Pointer ? Namer.describe(A.Pointer) : "a value";
   std::string Subject = "argument #" + std::to_string(A.Param->getArgNo());
@@ -439,7 +452,14 @@ PreparedCheck FunctionInstrumenter::prepare(IRBuilder<> &B,
 
   // LangRef: a non-power-of-two (or zero) alignment promises a null pointer.
   if (auto *CA = dyn_cast<ConstantInt>(P.Alignment)) {
-    if (CA->getValue().isPowerOf2()) {
+    if (CA->getValue().isPowerOf2() && C.Guard) {
+      // A guarded check cannot share the mask test of the others.
+      P.Bad = B.CreateAnd(
+          B.CreateICmpNE(
+              B.CreateAnd(P.Addr, ConstantInt::get(IntTy, CA->getValue() - 1)),
+              Zero, "ag.misaligned"),
+          C.Guard, "ag.bad");
+    } else if (CA->getValue().isPowerOf2()) {
       P.Mask = CA->getValue() - 1;
       P.HasMask = true;
       P.Bad = nullptr; // tested with the others of its mask, see emitChecks
@@ -553,6 +573,23 @@ void FunctionInstrumenter::emitChecks(ArrayRef<ScalarCheck> Checks,
   Fail->getParent()->setName("alignguard.fail");
   SplitBefore->getParent()->setName("alignguard.ok");
   NumChecks += Prepared.size();
+  for (const PreparedCheck &P : Prepared)
+    switch (P.C->From->Kind) {
+    case AssumptionKind::AssumeBundle:
+      ++NumBundleChecks;
+      break;
+    case AssumptionKind::AssumeICmp:
+      ++NumICmpChecks;
+      break;
+    case AssumptionKind::ParamAttr:
+      ++NumParamChecks;
+      break;
+    case AssumptionKind::Access:
+      ++NumAccessChecks;
+      break;
+    case AssumptionKind::ReturnAttr:
+      llvm_unreachable("align-guard does not check return attributes");
+    }
 
   // One check, or a trap (which does not say which): the fail block acts.
   if (Prepared.size() == 1 || Policy.Action == FailureAction::Trap)
@@ -623,6 +660,22 @@ void FunctionInstrumenter::finishAssume(
   }
 }
 
+void FunctionInstrumenter::finishAccesses(const PlannedAccessCheck &P,
+                                          const FailurePolicy &Policy) {
+  for (const AlignmentAssumption *A : P.Covers) {
+    Instruction *Access = A->Inst;
+    if (!Policy.isTerminal()) {
+      lowerToNaturalAlignment(*Access);
+      continue;
+    }
+    SmallVector<Metadata *, 2> Notes{
+        MDString::get(Ctx, P.Hoisted ? "hoisted" : "in-loop")};
+    if (!Policy.Downgraded.empty())
+      Notes.push_back(MDString::get(Ctx, Policy.Downgraded));
+    Access->setMetadata(GuardedMDName, MDNode::get(Ctx, Notes));
+  }
+}
+
 bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
                                bool IsEntry) {
   // A naked function's body is its prologue: nothing may be inserted.
@@ -644,25 +697,30 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
   }
 
   // Group the checkable promises by the assume that makes them; parameter
-  // promises (no assume yet) go under nullptr.
+  // promises (no assume yet) go under nullptr; accesses are placed apart.
   MapVector<CallInst *, SmallVector<const AlignmentAssumption *, 4>> Groups;
-  SmallVector<const AlignmentAssumption *, 8> All;
+  SmallVector<const AlignmentAssumption *, 8> All, Accesses;
   for (const AlignmentAssumption &A : Found) {
     if (!A.isSupported())
       reportUnsupported(A);
     else if (A.isTrivial())
       remarkTrivial(A);
+    else if (A.Kind == AssumptionKind::Access)
+      Accesses.push_back(&A);
     else {
       Groups[A.Assume].push_back(&A);
       All.push_back(&A);
     }
   }
-  if (Groups.empty())
+  if (Groups.empty() && Accesses.empty())
     return false;
 
   // Decide everything on the function as it is, before the first split:
   // where each group's checks go, what its failure does (a fallback copy is
   // made now, from the uninstrumented body), which checks are redundant.
+  for (const AlignmentAssumption *A : Accesses)
+    Subjects[A] = subjectOf(*A);
+  std::vector<PlannedAccessCheck> AccessPlan = planAccessChecks(F, Accesses);
   DenseMap<const AlignmentAssumption *, Instruction *> Anchors;
   std::vector<FailurePolicy> Policies;
   for (auto &Group : Groups) {
@@ -676,6 +734,17 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
         decidePolicy(Anchor, IsEntry,
                      Group.first ? FuncletOfAssume.lookup(Group.first) : nullptr,
                      What));
+  }
+  // The access checks by place: one branch for all of one place.
+  MapVector<Instruction *, SmallVector<const PlannedAccessCheck *, 4>> AccessGroups;
+  for (const PlannedAccessCheck &P : AccessPlan)
+    AccessGroups[P.InsertBefore].push_back(&P);
+  std::vector<FailurePolicy> AccessPolicies;
+  for (auto &Group : AccessGroups) {
+    bool Ambiguous;
+    AccessPolicies.push_back(decidePolicy(
+        Group.first, IsEntry, funcletOf(Group.first->getParent(), Ambiguous),
+        "the access to " + subjectOf(*Group.second.front()->Covers.front())));
   }
   SmallPtrSet<const AlignmentAssumption *, 8> Redundant =
       findRedundant(All, Anchors);
@@ -717,6 +786,21 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
       });
     finishAssume(Assume, Promises, FromParams, Policy);
   }
+
+  size_t AccessIndex = 0;
+  for (auto &Group : AccessGroups) {
+    const FailurePolicy &Policy = AccessPolicies[AccessIndex++];
+    Instruction *SplitBefore = Group.first;
+    keepEntryOnlyInstructions(SplitBefore);
+    std::vector<ScalarCheck> Checks;
+    for (const PlannedAccessCheck *P : Group.second) {
+      const AlignmentAssumption &Rep = *P->Covers.front();
+      Checks.push_back({&Rep, P->Pointer, subjectOf(Rep), P->Guard});
+    }
+    emitChecks(Checks, SplitBefore, Policy);
+    for (const PlannedAccessCheck *P : Group.second)
+      finishAccesses(*P, Policy);
+  }
   return true;
 }
 
@@ -753,8 +837,10 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *F : Functions) {
     // Collect first; only a function with promises pays for naming them.
     bool IsEntry = Entries.isEntry(*F);
+    CollectScope Scope;
+    Scope.Accesses = Opts.Accesses;
     std::vector<AlignmentAssumption> Found =
-        collectAlignmentAssumptions(*F, IsEntry);
+        collectAlignmentAssumptions(*F, IsEntry, Scope);
     if (!Found.empty())
       Changed |= FunctionInstrumenter(*F, Action, Opts.ReturnValue, Sites,
                                       Copies)

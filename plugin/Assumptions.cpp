@@ -285,6 +285,10 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
         }
 
     if (Scope.Accesses && IsEntry) {
+      // align-guard<accesses> marks what it checked, like guarded assumes.
+      bool Guarded = I.getMetadata(GuardedMDName) != nullptr;
+      if (Guarded && !Scope.GuardedAssumes)
+        continue;
       SmallVector<std::pair<unsigned, Align>, 2> Accesses;
       overAlignedAccesses(I, DL, Accesses);
       for (auto &Access : Accesses) {
@@ -298,6 +302,7 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
         A.Kind = AssumptionKind::Access;
         A.F = &F;
         A.Inst = &I;
+        A.Guarded = Guarded;
         A.Pointer = Ptr;
         A.Alignment = ConstantInt::get(I64, Access.second.value());
         A.Unsupported = whyPointerUnsupported(Ptr, DL);

@@ -52,7 +52,8 @@ struct CollectScope {
   bool EntryParams = true;
   /// `align` parameters of every definition (the audit lists them all).
   bool AllParams = false;
-  /// Assumes align-guard has already guarded (skipped by the pass).
+  /// Assumes and accesses align-guard has already guarded (skipped by the
+  /// pass, listed by the audit).
   bool GuardedAssumes = false;
   /// `align` on call results and on F's own return value.
   bool Returns = false;
@@ -73,7 +74,8 @@ struct AlignmentAssumption {
   /// The call, ret or memory access making the promise (return-attr and
   /// access kinds); the assume for the others.
   llvm::Instruction *Inst = nullptr;
-  /// The assume carries GuardedMDName (only with CollectScope::GuardedAssumes).
+  /// The assume or access carries GuardedMDName (only with
+  /// CollectScope::GuardedAssumes).
   bool Guarded = false;
   /// The pointer (or fixed vector of pointers) promised to be aligned.
   llvm::Value *Pointer = nullptr;

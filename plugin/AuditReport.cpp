@@ -97,9 +97,14 @@ void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
        "REASON"}};
   for (const AuditFinding &F : R.Findings)
     if (All || !isVerified(F.Status))
-      Rows.push_back({auditStatusName(F.Status).str(), F.Kind,
-                      cell(F.Function), cell(F.Subject), alignmentText(F),
-                      cell(location(F)), F.Reason.empty() ? "-" : cell(F.Reason)});
+      Rows.push_back(
+          {auditStatusName(F.Status).str(), F.Kind, cell(F.Function),
+           cell(F.Subject), alignmentText(F), cell(location(F)),
+           F.Reason.empty() && F.Placement.empty()
+               ? "-"
+               : cell(F.Placement.empty() ? F.Reason
+                      : F.Reason.empty()  ? F.Placement
+                                          : F.Placement + "; " + F.Reason)});
   std::vector<size_t> Width(Rows.front().size(), 0);
   for (const auto &Row : Rows)
     for (size_t C = 0; C != Row.size(); ++C)
@@ -160,6 +165,7 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
                                     : json::Value(F.Column));
           J.attribute("status", auditStatusName(F.Status));
           J.attribute("reason", orNull(F.Reason));
+          J.attribute("placement", orNull(F.Placement));
         });
       }
     });

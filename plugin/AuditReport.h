@@ -44,6 +44,9 @@ struct AuditFinding {
   unsigned Line = 0, Column = 0;
   AuditStatus Status = AuditStatus::Unchecked;
   std::string Reason; ///< empty: null
+  /// For an access that align-guard<accesses> checks: `hoisted` (before
+  /// the loop) or `in-loop`; empty: null.
+  std::string Placement;
 };
 
 struct AuditSummary {

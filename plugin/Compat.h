@@ -18,6 +18,9 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <memory>
 // Triple.h moved from ADT/ to TargetParser/ in LLVM 17.
 #if __has_include("llvm/TargetParser/Triple.h")
 #include "llvm/TargetParser/Triple.h"
@@ -140,6 +143,18 @@ inline uint32_t minTrailingZeros(llvm::ScalarEvolution &SE,
   return SE.getMinTrailingZeros(S);
 #else
   return SE.GetMinTrailingZeros(S);
+#endif
+}
+
+/// A SCEVExpander (it stopped taking the DataLayout in LLVM 21).
+inline std::unique_ptr<llvm::SCEVExpander>
+makeSCEVExpander(llvm::ScalarEvolution &SE, const llvm::DataLayout &DL,
+                 const char *Name) {
+#if LLVM_VERSION_MAJOR >= 21
+  (void)DL;
+  return std::make_unique<llvm::SCEVExpander>(SE, Name);
+#else
+  return std::make_unique<llvm::SCEVExpander>(SE, DL, Name);
 #endif
 }
 

@@ -85,6 +85,10 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
       Action = FailureAction::Return;
       IsAction = true;
     }
+    if (Param == "accesses") {
+      Opts.Accesses = true;
+      continue;
+    }
     if (IsAction) {
       // The same action twice is fine; two different ones (or two return
       // values) are not.
@@ -105,8 +109,8 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
       continue;
     return invalidParameter(
         "align-guard", Param,
-        "expected abort, trap, recover, return=N, fallback, entry=GLOB or "
-        "exclude=GLOB");
+        "expected abort, trap, recover, return=N, fallback, accesses, "
+        "entry=GLOB or exclude=GLOB");
   }
   return Opts;
 }

@@ -39,6 +39,9 @@ struct AlignGuardOptions {
   FailureAction Action = FailureAction::Abort;
   /// N of `return=N`.
   int64_t ReturnValue = 0;
+  /// `accesses`: also check the alignment that over-aligned loads, stores,
+  /// masked accesses and memory intrinsics on an entry's arguments promise.
+  bool Accesses = false;
   /// Globs over function names that make a definition an entry point.
   std::vector<std::string> EntryGlobs;
   /// Globs over function names that are never entry points.

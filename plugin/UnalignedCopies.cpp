@@ -109,8 +109,50 @@ template <typename HolderT> static void dropAlignAttributes(HolderT &H,
       H.removeParamAttr(ArgNo, Attribute::Alignment);
 }
 
+static bool isMaskedAccess(const Instruction &I) {
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  return II && (II->getIntrinsicID() == Intrinsic::masked_load ||
+                II->getIntrinsicID() == Intrinsic::masked_store);
+}
+
+/// The pointers I reads or writes through.
+static SmallVector<Value *, 2> accessedPointers(Instruction &I) {
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return {LI->getPointerOperand()};
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return {SI->getPointerOperand()};
+  if (auto *MT = dyn_cast<MemTransferInst>(&I))
+    return {MT->getRawDest(), MT->getRawSource()};
+  if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+    return {MI->getRawDest()};
+  if (auto *II = dyn_cast<IntrinsicInst>(&I))
+    return {II->getArgOperand(II->getIntrinsicID() == Intrinsic::masked_load
+                                  ? 0
+                                  : 1)};
+  return {};
+}
+
+void lowerToNaturalAlignment(Instruction &I) {
+  const DataLayout &DL = I.getModule()->getDataLayout();
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    LI->setAlignment(
+        std::min(LI->getAlign(), naturalAlignment(LI->getType(), DL)));
+  } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    SI->setAlignment(std::min(
+        SI->getAlign(), naturalAlignment(SI->getValueOperand()->getType(), DL)));
+  } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+    MI->setDestAlignment(Align(1));
+    if (auto *MT = dyn_cast<MemTransferInst>(MI))
+      MT->setSourceAlignment(Align(1));
+  } else if (isMaskedAccess(I)) {
+    auto &II = cast<IntrinsicInst>(I);
+    bool Load = II.getIntrinsicID() == Intrinsic::masked_load;
+    Type *Ty = Load ? II.getType() : II.getArgOperand(0)->getType();
+    compat::setMaskedAccessAlign(II, Load ? 0 : 1, naturalAlignment(Ty, DL));
+  }
+}
+
 void UnalignedCopies::stripPromises(Function &Copy) {
-  const DataLayout &DL = Copy.getParent()->getDataLayout();
   LLVMContext &Ctx = Copy.getContext();
   dropAlignAttributes(Copy, &Copy);
 
@@ -132,38 +174,16 @@ void UnalignedCopies::stripPromises(Function &Copy) {
       }
       continue;
     }
-    if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    if (auto *LI = dyn_cast<LoadInst>(&I))
       LI->setMetadata(LLVMContext::MD_align, nullptr);
-      if (!isOwnMemory(LI->getPointerOperand()))
-        LI->setAlignment(
-            std::min(LI->getAlign(), naturalAlignment(LI->getType(), DL)));
-      continue;
-    }
-    if (auto *SI = dyn_cast<StoreInst>(&I)) {
-      if (!isOwnMemory(SI->getPointerOperand()))
-        SI->setAlignment(std::min(
-            SI->getAlign(),
-            naturalAlignment(SI->getValueOperand()->getType(), DL)));
-      continue;
-    }
-    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
-      if (!isOwnMemory(MI->getRawDest()))
-        MI->setDestAlignment(Align(1));
-      if (auto *MT = dyn_cast<MemTransferInst>(MI))
-        if (!isOwnMemory(MT->getRawSource()))
-          MT->setSourceAlignment(Align(1));
-      continue;
-    }
-    if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-      Intrinsic::ID ID = II->getIntrinsicID();
-      if (ID == Intrinsic::masked_load || ID == Intrinsic::masked_store) {
-        unsigned PtrIdx = ID == Intrinsic::masked_load ? 0 : 1;
-        Type *Ty = ID == Intrinsic::masked_load
-                       ? II->getType()
-                       : II->getArgOperand(0)->getType();
-        if (!isOwnMemory(II->getArgOperand(PtrIdx)))
-          compat::setMaskedAccessAlign(*II, PtrIdx, naturalAlignment(Ty, DL));
-      }
+    if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<MemIntrinsic>(I) ||
+        isMaskedAccess(I)) {
+      // Memory the function allocates itself keeps its alignment.
+      bool Own = true;
+      for (Value *Ptr : accessedPointers(I))
+        Own &= isOwnMemory(Ptr);
+      if (!Own)
+        lowerToNaturalAlignment(I);
       continue;
     }
     if (auto *CB = dyn_cast<CallBase>(&I)) {

@@ -57,6 +57,11 @@ private:
 /// call that may write, a volatile or atomic access). Empty when none.
 std::string sideEffectMayPrecede(llvm::Instruction &I);
 
+/// Lowers a load, store, masked load/store or memory intrinsic to the
+/// alignment its element type needs without promises (1 for a memory
+/// intrinsic).
+void lowerToNaturalAlignment(llvm::Instruction &I);
+
 /// Why F's calls cannot be forwarded to a copy (varargs, inalloca,
 /// preallocated, swifterror); empty when they can.
 std::string whyNotForwardable(const llvm::Function &F);

@@ -13,7 +13,7 @@ import sys
 
 TOP = {"alignguard_audit", "module", "assumptions", "summary"}
 FINDING = {"function", "kind", "subject", "argument", "alignment", "offset",
-           "file", "line", "column", "status", "reason"}
+           "file", "line", "column", "status", "reason", "placement"}
 KINDS = {"assume-bundle", "assume-icmp", "param-attr", "return-attr", "access"}
 STATUSES = {"guarded", "checked", "implied", "unchecked", "unsupported"}
 SUMMARY = {"total", "unchecked", "guarded", "checked", "implied", "unsupported"}
@@ -49,6 +49,10 @@ def check_module(doc, where):
         for key in ("argument", "alignment", "offset", "line", "column"):
             if a[key] is not None and not is_int(a[key]):
                 fail("%s: %s must be an integer or null" % (w, key))
+        if a["placement"] not in (None, "hoisted", "in-loop"):
+            fail("%s: placement %r" % (w, a["placement"]))
+        if a["placement"] is not None and a["kind"] != "access":
+            fail("%s: placement on a %s" % (w, a["kind"]))
         for key in ("file", "reason"):
             if a[key] is not None and not isinstance(a[key], str):
                 fail("%s: %s must be a string or null" % (w, key))
@@ -57,9 +61,10 @@ def check_module(doc, where):
         if a["status"] in ("unchecked", "unsupported") and not a["reason"]:
             fail("%s: an %s finding needs a reason" % (w, a["status"]))
         loc = "-" if a["file"] is None else "%s:%s:%s" % (a["file"], a["line"], a["column"])
-        print("%s %s %s | %s | arg=%s align=%s offset=%s | %s | %s" % (
+        print("%s %s %s | %s | arg=%s align=%s offset=%s | %s | %s%s" % (
             a["status"], a["kind"], a["function"], a["subject"], a["argument"],
-            a["alignment"], a["offset"], loc, a["reason"]))
+            a["alignment"], a["offset"], loc, a["reason"],
+            "" if a["placement"] is None else " | " + a["placement"]))
     print("summary %s" % " ".join("%s=%d" % (k, s[k]) for k in
                                   ["total", "unchecked", "guarded", "checked",
                                    "implied", "unsupported"]))

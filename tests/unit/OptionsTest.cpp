@@ -24,6 +24,7 @@ struct ValidCase {
   FailureAction Action;
   std::vector<std::string> Entry, Exclude;
   int64_t ReturnValue = 0;
+  bool Accesses = false;
 };
 
 class ValidOptions : public ::testing::TestWithParam<ValidCase> {};
@@ -36,6 +37,7 @@ TEST_P(ValidOptions, Parses) {
   EXPECT_EQ(Opts->EntryGlobs, C.Entry);
   EXPECT_EQ(Opts->ExcludeGlobs, C.Exclude);
   EXPECT_EQ(Opts->ReturnValue, C.ReturnValue);
+  EXPECT_EQ(Opts->Accesses, C.Accesses);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -49,6 +51,9 @@ INSTANTIATE_TEST_SUITE_P(
         ValidCase{";trap;", FailureAction::Trap, {}, {}},
         ValidCase{"entry=vadd*", FailureAction::Abort, {"vadd*"}, {}},
         ValidCase{"fallback", FailureAction::Fallback, {}, {}},
+        ValidCase{"accesses", FailureAction::Abort, {}, {}, 0, true},
+        ValidCase{"fallback;accesses", FailureAction::Fallback, {}, {}, 0,
+                  true},
         ValidCase{"return=-1", FailureAction::Return, {}, {}, -1},
         ValidCase{"return=24;entry=k", FailureAction::Return, {"k"}, {}, 24},
         ValidCase{"return=-24;return=-24", FailureAction::Return, {}, {}, -24},
@@ -77,10 +82,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         InvalidCase{"bogus", "invalid align-guard pass parameter 'bogus': "
                              "expected abort, trap, recover, return=N, "
-                             "fallback, entry=GLOB or exclude=GLOB"},
+                             "fallback, accesses, entry=GLOB or "
+                             "exclude=GLOB"},
         InvalidCase{"Abort", "invalid align-guard pass parameter 'Abort': "
                              "expected abort, trap, recover, return=N, "
-                             "fallback, entry=GLOB or exclude=GLOB"},
+                             "fallback, accesses, entry=GLOB or "
+                             "exclude=GLOB"},
         InvalidCase{"abort;trap",
                     "invalid align-guard pass parameter 'trap': conflicts "
                     "with 'abort'; give one failure action"},
@@ -91,7 +98,7 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "entry=GLOB or exclude=GLOB"},
+                    "accesses, entry=GLOB or exclude=GLOB"},
         InvalidCase{"return", "invalid align-guard pass parameter 'return': "
                               "expected return=N, N a decimal integer"},
         InvalidCase{"return=", "invalid align-guard pass parameter "
