@@ -18,23 +18,37 @@ using namespace llvm;
 namespace alignguard {
 namespace {
 
+/// A condition for a hoisted check: the loop's backedge-taken count is at
+/// least Min (the access runs at all, or runs a second time).
+struct Guard {
+  const SCEV *BackedgeTaken;
+  unsigned Min;
+  bool operator==(const Guard &O) const {
+    return BackedgeTaken == O.BackedgeTaken && Min == O.Min;
+  }
+};
+
 /// A check before it is materialised: an address as a SCEV, valid at
-/// InsertBefore, and the loop trip conditions it needs (each an expression
-/// that is non-zero when a loop that tests first takes an iteration).
+/// InsertBefore, and the loop trip conditions it needs.
 struct Candidate {
   Instruction *InsertBefore;
   const SCEV *Address;
-  SmallVector<const SCEV *, 2> Guards;
+  SmallVector<Guard, 2> Guards;
   uint64_t Alignment;
   bool Hoisted;
   std::vector<const AlignmentAssumption *> Covers;
 };
 
 /// Moves C out of the loops around it while its address stays the same or
-/// affine with a step that is a multiple of the alignment, and the access
-/// runs whenever the loop is entered (or is guarded to).
-void hoist(Candidate &C, LoopInfo &LI, DominatorTree &DT,
-           ScalarEvolution &SE) {
+/// affine, and the access runs whenever the loop is entered (or is guarded
+/// to). An affine address whose step is a multiple of the alignment is
+/// aligned on every iteration when it is on the first; one whose step is
+/// not known to be (a row stride read at run time) needs its second address
+/// checked too, when there is a second iteration: then every address is
+/// first + k * (second - first). The second address goes to Work, to be
+/// hoisted further on its own.
+void hoist(Candidate &C, std::vector<Candidate> &Work, LoopInfo &LI,
+           DominatorTree &DT, ScalarEvolution &SE) {
   unsigned AlignBits = Log2_64(C.Alignment);
   for (Loop *L = LI.getLoopFor(C.InsertBefore->getParent()); L;
        L = L->getParentLoop()) {
@@ -48,33 +62,39 @@ void hoist(Candidate &C, LoopInfo &LI, DominatorTree &DT,
     if (!Preheader || !Latch || !Exiting || !DT.dominates(Home, Latch) ||
         (Exiting != Latch && Exiting != L->getHeader()))
       return;
+    for (const Guard &G : C.Guards)
+      if (!SE.isLoopInvariant(G.BackedgeTaken, L))
+        return;
+    // Runs on entry: rotated, or in the header of a loop that tests first
+    // (the header runs once more than the backedge is taken).
+    bool RunsOnEntry = Exiting == Latch || Home == L->getHeader();
+    const SCEV *Taken = SE.getBackedgeTakenCount(L);
+    bool Counted = !isa<SCEVCouldNotCompute>(Taken) &&
+                   SE.isLoopInvariant(Taken, L);
+    if (!RunsOnEntry && (!Counted || Taken->isZero()))
+      return; // unknown whether the access runs, or it never does
 
     const SCEV *Start = C.Address;
     if (!SE.isLoopInvariant(Start, L)) {
       auto *AR = dyn_cast<SCEVAddRecExpr>(Start);
-      if (!AR || AR->getLoop() != L || !AR->isAffine() ||
-          compat::minTrailingZeros(SE, AR->getStepRecurrence(SE)) < AlignBits)
+      if (!AR || AR->getLoop() != L || !AR->isAffine())
         return;
+      const SCEV *Step = AR->getStepRecurrence(SE);
       Start = AR->getStart();
+      if (compat::minTrailingZeros(SE, Step) < AlignBits) {
+        if (!Counted)
+          return;
+        Candidate Second = C;
+        Second.Address = SE.getAddExpr(Start, Step);
+        Second.Guards.push_back({Taken, RunsOnEntry ? 1u : 2u});
+        Second.InsertBefore = Preheader->getTerminator();
+        Second.Hoisted = true;
+        Work.push_back(std::move(Second));
+      }
     }
-    for (const SCEV *G : C.Guards)
-      if (!SE.isLoopInvariant(G, L))
-        return;
-
-    // A loop that tests before its body: the access below the test runs
-    // only if the body does, i.e. if the backedge is taken at all.
-    const SCEV *Guard = nullptr;
-    if (Exiting == L->getHeader() && Home != L->getHeader() &&
-        Exiting != Latch) {
-      Guard = SE.getBackedgeTakenCount(L);
-      if (isa<SCEVCouldNotCompute>(Guard) || !SE.isLoopInvariant(Guard, L))
-        return;
-      if (Guard->isZero())
-        return; // the body never runs: nothing to check here either
-    }
+    if (!RunsOnEntry)
+      C.Guards.push_back({Taken, 1});
     C.Address = Start;
-    if (Guard)
-      C.Guards.push_back(Guard);
     C.InsertBefore = Preheader->getTerminator();
     C.Hoisted = true;
   }
@@ -107,14 +127,20 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
   AssumptionCache AC(F);
   ScalarEvolution SE(F, TLI, AC, DT, LI);
 
-  std::vector<Candidate> Candidates;
+  std::vector<Candidate> Candidates, Work;
   for (const AlignmentAssumption *A : Accesses) {
     auto *Align = cast<ConstantInt>(A->Alignment);
     Candidate C{A->Inst, nullptr, {}, Align->getZExtValue(), false, {A}};
     if (SE.isSCEVable(A->Pointer->getType())) {
       C.Address = SE.getSCEV(A->Pointer);
-      hoist(C, LI, DT, SE);
+      hoist(C, Work, LI, DT, SE);
     }
+    Candidates.push_back(std::move(C));
+  }
+  while (!Work.empty()) {
+    Candidate C = std::move(Work.back());
+    Work.pop_back();
+    hoist(C, Work, LI, DT, SE);
     Candidates.push_back(std::move(C));
   }
   // One check for addresses a multiple of the alignment apart.
@@ -122,13 +148,15 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
   for (size_t I = 0; I != Candidates.size(); ++I) {
     if (Merged[I] || !Candidates[I].Hoisted)
       continue;
+    // Covers are merged by promise: a promise checked at its first and
+    // second address is listed once.
     for (size_t J = 0; J != Candidates.size(); ++J)
       if (J != I && !Merged[J] && Candidates[J].Hoisted &&
           covers(Candidates[I], Candidates[J], SE)) {
         Merged[J] = true;
-        Candidates[I].Covers.insert(Candidates[I].Covers.end(),
-                                    Candidates[J].Covers.begin(),
-                                    Candidates[J].Covers.end());
+        for (const AlignmentAssumption *A : Candidates[J].Covers)
+          if (!is_contained(Candidates[I].Covers, A))
+            Candidates[I].Covers.push_back(A);
       }
   }
 
@@ -147,10 +175,12 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
       P.Pointer = Expander->expandCodeFor(C.Address, Rep.Pointer->getType(),
                                          C.InsertBefore);
       IRBuilder<> B(C.InsertBefore);
-      for (const SCEV *G : C.Guards) {
-        Value *Count = Expander->expandCodeFor(G, G->getType(), C.InsertBefore);
-        Value *Runs = B.CreateICmpNE(Count, ConstantInt::get(G->getType(), 0),
-                                     "ag.loop.runs");
+      for (const Guard &G : C.Guards) {
+        Type *Ty = G.BackedgeTaken->getType();
+        Value *Count =
+            Expander->expandCodeFor(G.BackedgeTaken, Ty, C.InsertBefore);
+        Value *Runs = B.CreateICmpUGE(Count, ConstantInt::get(Ty, G.Min),
+                                      "ag.loop.runs");
         P.Guard = P.Guard ? B.CreateAnd(P.Guard, Runs) : Runs;
       }
     }

@@ -1,21 +1,21 @@
 // stencil3x3: a 3x3 weighted blur (1 2 1 / 2 4 2 / 1 2 1) of a w x h image.
 //
-// `in` is padded: (h + 2) rows of `istride` floats, the pixel (x, y) of the
-// output reads in[y .. y+2][x .. x+2]. Every row of both images starts on a
-// 32-byte boundary, and the code says so per row with
-// __builtin_assume_aligned, the common idiom when the stride is a run-time
-// value: the promise, and so AlignGuard's check, is made once per row.
-// The store and the loads of column x are aligned; columns x+1 and x+2 are
-// not, whatever the promise.
+// `in` is padded: h + 2 rows of w + 8 floats, and output pixel (x, y) reads
+// in[y .. y+2][x .. x+2]. Rows are padded to a multiple of 8 floats, so every
+// row of both images starts on a 32-byte boundary; the width is passed in
+// units of 8 floats (w8 * 8 == w), so the compiler can prove that from the
+// one promise per image at entry (__builtin_assume_aligned). The store and
+// the loads of column x are aligned; columns x+1 and x+2 cannot be. See
+// stencil_rows.c for the same blur with a promise per row.
 #include <stddef.h>
 
-void stencil3x3(float *out, size_t ostride, const float *in, size_t istride,
-                size_t w, size_t h) {
+void stencil3x3(float *out, const float *in, size_t w8, size_t h) {
+  float *O = __builtin_assume_aligned(out, 32);
+  const float *I = __builtin_assume_aligned(in, 32);
+  size_t w = w8 * 8, is = w + 8;
   for (size_t y = 0; y < h; ++y) {
-    float *o = __builtin_assume_aligned(out + y * ostride, 32);
-    const float *r0 = __builtin_assume_aligned(in + y * istride, 32);
-    const float *r1 = __builtin_assume_aligned(in + (y + 1) * istride, 32);
-    const float *r2 = __builtin_assume_aligned(in + (y + 2) * istride, 32);
+    float *o = O + y * w;
+    const float *r0 = I + y * is, *r1 = r0 + is, *r2 = r1 + is;
     for (size_t x = 0; x < w; ++x)
       o[x] = (r0[x] + 2.0f * r0[x + 1] + r0[x + 2]) +
              2.0f * (r1[x] + 2.0f * r1[x + 1] + r1[x + 2]) +

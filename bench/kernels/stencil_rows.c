@@ -1,0 +1,23 @@
+// stencil3x3_rows: the blur of stencil.c, written with the other common
+// idiom for a run-time stride: __builtin_assume_aligned on each row
+// pointer, inside the row loop. Its promises, and so AlignGuard's checks,
+// are made once per row (four per row), and they come after the stores of
+// the previous rows, so align-guard<fallback> cannot rerun the call from
+// the start: the pass warns ("fallback-unsafe") and these checks abort
+// instead. The benchmark runs this kernel without the misaligned-fallback
+// variant and shows the abort in its misaligned-input table.
+#include <stddef.h>
+
+void stencil3x3_rows(float *out, size_t ostride, const float *in,
+                     size_t istride, size_t w, size_t h) {
+  for (size_t y = 0; y < h; ++y) {
+    float *o = __builtin_assume_aligned(out + y * ostride, 32);
+    const float *r0 = __builtin_assume_aligned(in + y * istride, 32);
+    const float *r1 = __builtin_assume_aligned(in + (y + 1) * istride, 32);
+    const float *r2 = __builtin_assume_aligned(in + (y + 2) * istride, 32);
+    for (size_t x = 0; x < w; ++x)
+      o[x] = (r0[x] + 2.0f * r0[x + 1] + r0[x + 2]) +
+             2.0f * (r1[x] + 2.0f * r1[x + 1] + r1[x + 2]) +
+             (r2[x] + 2.0f * r2[x + 1] + r2[x + 2]);
+  }
+}
