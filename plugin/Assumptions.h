@@ -31,11 +31,13 @@
 
 namespace alignguard {
 
-/// The metadata kind that marks an llvm.assume whose promises AlignGuard
-/// already guards, so that a second run (clang's pipeline-start hook and an
-/// explicit opt run, say) leaves it alone. Its node names the form the
-/// promise had before: `!{!"param-attr"}` for an assume that replaced an
-/// `align` parameter, `!{}` for an assume that was one already.
+/// The metadata kind that marks an llvm.assume (or, with `accesses`, a
+/// memory access) whose promises AlignGuard already guards, so that a
+/// second run (clang's pipeline-start hook and an explicit opt run, say)
+/// leaves it alone. Its node holds notes for the audit: `"param-attr"` for
+/// an assume that replaced an `align` parameter, `"hoisted"`/`"in-loop"` for
+/// an access check's placement, and why a fallback could not be used
+/// (`"fallback-unsafe: ..."`).
 inline constexpr const char *GuardedMDName = "alignguard.guarded";
 
 /// The values are the runtime's enum alignguard_kind.

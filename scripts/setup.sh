@@ -9,7 +9,8 @@ set -euo pipefail
 majors=("$@")
 ((${#majors[@]})) || majors=(14 22)
 
-packages=(cmake make g++ python3 libgtest-dev binutils libdlpack-dev)
+packages=(cmake make g++ python3 libgtest-dev binutils libdlpack-dev
+  libhalide14-0-dev libhwy-dev libsimde-dev)
 for n in "${majors[@]}"; do
   if ! [[ "$n" =~ ^[0-9]+$ ]] || ((n < 14 || n > 22)); then
     echo "setup.sh: LLVM major '$n' is outside 14..22" >&2
