@@ -53,9 +53,12 @@ const Value *spilledValue(const LoadInst &L) {
   return Store->getValueOperand();
 }
 
-const Value *sameAddress(const Value *V) {
+/// Alternates Strip (what does not change the value's origin) with
+/// following spill reloads, until neither changes anything.
+template <typename StripT>
+static const Value *throughSpills(const Value *V, StripT Strip) {
   for (unsigned Depth = 0; Depth != MaxSpillDepth; ++Depth) {
-    V = V->stripPointerCasts();
+    V = Strip(V);
     auto *L = dyn_cast<LoadInst>(V);
     const Value *Stored = L ? spilledValue(*L) : nullptr;
     if (!Stored)
@@ -65,16 +68,12 @@ const Value *sameAddress(const Value *V) {
   return V;
 }
 
+const Value *sameAddress(const Value *V) {
+  return throughSpills(V, [](const Value *X) { return X->stripPointerCasts(); });
+}
+
 const Value *pointerRoot(const Value *V) {
-  for (unsigned Depth = 0; Depth != MaxSpillDepth; ++Depth) {
-    V = getUnderlyingObject(V);
-    auto *L = dyn_cast<LoadInst>(V);
-    const Value *Stored = L ? spilledValue(*L) : nullptr;
-    if (!Stored)
-      return V;
-    V = Stored;
-  }
-  return V;
+  return throughSpills(V, [](const Value *X) { return getUnderlyingObject(X); });
 }
 
 bool comesFromArgument(const Value *V) {
