@@ -1,15 +1,18 @@
 //===- AlignGuardPass.cpp - Turn alignment promises into checks ----------===//
 //
 // See AlignGuardPass.h for the shape of the rewrite. Per function: collect
-// the promises (Assumptions.h), then rewrite them one llvm.assume at a time;
-// promises made by `align` parameter attributes become a fresh assume placed
-// after the entry block's allocas and are rewritten the same way.
+// the promises (Assumptions.h); decide, on the function as it is, each
+// place's failure policy (return=N and fallback need an entry point, the
+// fallback no side effect before it), which checks are redundant, and where
+// access checks go (AccessPlacement.h); then rewrite one place at a time:
+// the bundles of one llvm.assume, the `align` parameters (a fresh assume
+// after the entry block's allocas), the access checks of one place, each
+// with one branch.
 //
 //===----------------------------------------------------------------------===//
 #include "AlignGuardPass.h"
 
 #include "AccessPlacement.h"
-
 #include "Assumptions.h"
 #include "Compat.h"
 #include "Diagnostics.h"

@@ -18,6 +18,8 @@
 //
 // The assumption moves below its check so the optimiser cannot fold the check
 // away with the very promise it guards; the aligned path keeps the promise.
+// Actions: abort, trap, recover, return=N, fallback (Options.h); with
+// `accesses`, over-aligned accesses are checked too (AccessPlacement.h).
 //
 //   opt -load-pass-plugin=AlignGuard.so -passes='align-guard<abort>,verify'
 //
