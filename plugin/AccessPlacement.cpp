@@ -11,6 +11,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
@@ -38,6 +39,52 @@ struct Candidate {
   bool Hoisted;
   std::vector<const AlignmentAssumption *> Covers;
 };
+
+/// An expression equal to S on L's first iteration and congruent to it,
+/// modulo 2^AlignBits, on every iteration; null when there is none. It
+/// sees through the casts of 32-bit index arithmetic (Halide's): extending
+/// or truncating (to at least AlignBits bits) keeps the low bits, whatever
+/// wraps above them.
+const SCEV *firstModAlignment(const SCEV *S, const Loop *L, unsigned AlignBits,
+                              ScalarEvolution &SE, unsigned Depth = 0) {
+  if (SE.isLoopInvariant(S, L))
+    return S;
+  if (Depth > 6)
+    return nullptr;
+  if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+    if (AR->getLoop() != L || !AR->isAffine() ||
+        compat::minTrailingZeros(SE, AR->getStepRecurrence(SE)) < AlignBits)
+      return nullptr;
+    return SE.isLoopInvariant(AR->getStart(), L) ? AR->getStart() : nullptr;
+  }
+  if (auto *Cast = dyn_cast<SCEVCastExpr>(S)) {
+    if (SE.getTypeSizeInBits(Cast->getType()) < AlignBits ||
+        SE.getTypeSizeInBits(Cast->getOperand()->getType()) < AlignBits)
+      return nullptr;
+    const SCEV *Op = firstModAlignment(Cast->getOperand(), L, AlignBits, SE,
+                                       Depth + 1);
+    if (!Op)
+      return nullptr;
+    if (isa<SCEVSignExtendExpr>(Cast))
+      return SE.getSignExtendExpr(Op, Cast->getType());
+    if (isa<SCEVZeroExtendExpr>(Cast))
+      return SE.getZeroExtendExpr(Op, Cast->getType());
+    if (isa<SCEVTruncateExpr>(Cast))
+      return SE.getTruncateExpr(Op, Cast->getType());
+    return nullptr;
+  }
+  if (isa<SCEVAddExpr>(S) || isa<SCEVMulExpr>(S)) {
+    SmallVector<const SCEV *, 4> Ops;
+    for (const SCEV *Op : cast<SCEVNAryExpr>(S)->operands()) {
+      const SCEV *First = firstModAlignment(Op, L, AlignBits, SE, Depth + 1);
+      if (!First)
+        return nullptr;
+      Ops.push_back(First);
+    }
+    return isa<SCEVAddExpr>(S) ? SE.getAddExpr(Ops) : SE.getMulExpr(Ops);
+  }
+  return nullptr;
+}
 
 /// Moves C out of the loops around it while its address stays the same or
 /// affine, and the access runs whenever the loop is entered (or is guarded
@@ -74,23 +121,21 @@ void hoist(Candidate &C, std::vector<Candidate> &Work, LoopInfo &LI,
     if (!RunsOnEntry && (!Counted || Taken->isZero()))
       return; // unknown whether the access runs, or it never does
 
-    const SCEV *Start = C.Address;
-    if (!SE.isLoopInvariant(Start, L)) {
-      auto *AR = dyn_cast<SCEVAddRecExpr>(Start);
-      if (!AR || AR->getLoop() != L || !AR->isAffine())
+    const SCEV *Start = firstModAlignment(C.Address, L, AlignBits, SE);
+    if (!Start) {
+      // Affine with a step not known to be a multiple of the alignment:
+      // the first and the second address tell.
+      auto *AR = dyn_cast<SCEVAddRecExpr>(C.Address);
+      if (!AR || AR->getLoop() != L || !AR->isAffine() || !Counted ||
+          !SE.isLoopInvariant(AR->getStart(), L))
         return;
-      const SCEV *Step = AR->getStepRecurrence(SE);
       Start = AR->getStart();
-      if (compat::minTrailingZeros(SE, Step) < AlignBits) {
-        if (!Counted)
-          return;
-        Candidate Second = C;
-        Second.Address = SE.getAddExpr(Start, Step);
-        Second.Guards.push_back({Taken, RunsOnEntry ? 1u : 2u});
-        Second.InsertBefore = Preheader->getTerminator();
-        Second.Hoisted = true;
-        Work.push_back(std::move(Second));
-      }
+      Candidate Second = C;
+      Second.Address = SE.getAddExpr(Start, AR->getStepRecurrence(SE));
+      Second.Guards.push_back({Taken, RunsOnEntry ? 1u : 2u});
+      Second.InsertBefore = Preheader->getTerminator();
+      Second.Hoisted = true;
+      Work.push_back(std::move(Second));
     }
     if (!RunsOnEntry)
       C.Guards.push_back({Taken, 1});
@@ -100,10 +145,14 @@ void hoist(Candidate &C, std::vector<Candidate> &Work, LoopInfo &LI,
   }
 }
 
-/// True when A's check also checks B: same place, same conditions, and
-/// addresses a multiple of the alignment apart.
-bool covers(const Candidate &A, const Candidate &B, ScalarEvolution &SE) {
-  if (A.InsertBefore != B.InsertBefore || A.Alignment < B.Alignment ||
+/// True when A's check also checks B: at the same place or one that
+/// dominates B's, under the same conditions, of addresses a multiple of the
+/// alignment apart.
+bool covers(const Candidate &A, const Candidate &B, ScalarEvolution &SE,
+            DominatorTree &DT) {
+  if ((A.InsertBefore != B.InsertBefore &&
+       !DT.dominates(A.InsertBefore, B.InsertBefore)) ||
+      A.Alignment < B.Alignment ||
       A.Guards != B.Guards ||
       SE.getEffectiveSCEVType(A.Address->getType()) !=
           SE.getEffectiveSCEVType(B.Address->getType()))
@@ -120,8 +169,17 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
   std::vector<PlannedAccessCheck> Plan;
   if (Accesses.empty())
     return Plan;
+  // ScalarEvolution needs what loop-simplify and InstCombine would give
+  // this IR later in the pipeline (or gave it in a newer LLVM): preheaders
+  // to hoist to, and `or disjoint` where an `or` adds.
+  compat::markDisjointOrs(F);
   DominatorTree DT(F);
   LoopInfo LI(DT);
+  for (const AlignmentAssumption *A : Accesses)
+    for (Loop *L = LI.getLoopFor(A->Inst->getParent()); L;
+         L = L->getParentLoop())
+      if (!L->getLoopPreheader())
+        InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
   TargetLibraryInfoImpl TLII(compat::targetTriple(*F.getParent()));
   TargetLibraryInfo TLI(TLII, &F);
   AssumptionCache AC(F);
@@ -143,16 +201,17 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
     hoist(C, Work, LI, DT, SE);
     Candidates.push_back(std::move(C));
   }
-  // One check for addresses a multiple of the alignment apart.
+  // One check for addresses a multiple of the alignment apart, at one
+  // place or where one check dominates the other.
   std::vector<bool> Merged(Candidates.size(), false);
   for (size_t I = 0; I != Candidates.size(); ++I) {
-    if (Merged[I] || !Candidates[I].Hoisted)
+    if (Merged[I] || !Candidates[I].Address)
       continue;
     // Covers are merged by promise: a promise checked at its first and
     // second address is listed once.
     for (size_t J = 0; J != Candidates.size(); ++J)
-      if (J != I && !Merged[J] && Candidates[J].Hoisted &&
-          covers(Candidates[I], Candidates[J], SE)) {
+      if (J != I && !Merged[J] && Candidates[J].Address &&
+          covers(Candidates[I], Candidates[J], SE, DT)) {
         Merged[J] = true;
         for (const AlignmentAssumption *A : Candidates[J].Covers)
           if (!is_contained(Candidates[I].Covers, A))
@@ -169,8 +228,12 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
       continue;
     Candidate &C = Candidates[I];
     const AlignmentAssumption &Rep = *C.Covers.front();
+    const char *Placement = C.Hoisted ? "hoisted"
+                            : LI.getLoopFor(C.InsertBefore->getParent())
+                                ? "in-loop"
+                                : "in-place";
     PlannedAccessCheck P{C.InsertBefore, Rep.Pointer, nullptr, C.Alignment,
-                         C.Hoisted, C.Covers};
+                         Placement, C.Covers};
     if (C.Hoisted) {
       P.Pointer = Expander->expandCodeFor(C.Address, Rep.Pointer->getType(),
                                          C.InsertBefore);

@@ -43,7 +43,9 @@ struct PlannedAccessCheck {
   /// when both hold.
   llvm::Value *Guard = nullptr;
   uint64_t Alignment;
-  bool Hoisted; ///< out of at least one loop
+  /// `hoisted` (out of at least one loop), `in-loop` (before the access,
+  /// in its loop) or `in-place` (before the access, which is in no loop).
+  const char *Placement;
   /// The promises it covers (the first one names the check).
   std::vector<const AlignmentAssumption *> Covers;
 };

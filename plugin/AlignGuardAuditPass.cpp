@@ -272,7 +272,8 @@ AuditFinding Auditor::describe(const AlignmentAssumption &A,
           StringRef Text = Note->getString();
           if (Text == assumptionKindName(AssumptionKind::ParamAttr))
             Out.Kind = Text.str();
-          else if (Text == "hoisted" || Text == "in-loop")
+          else if (Text == "hoisted" || Text == "in-loop" ||
+                   Text == "in-place")
             Out.Placement = Text.str();
           else if (Text.find("fallback-unsafe") == 0)
             Out.Reason = Text.str();

@@ -671,8 +671,7 @@ void FunctionInstrumenter::finishAccesses(const PlannedAccessCheck &P,
       lowerToNaturalAlignment(*Access);
       continue;
     }
-    SmallVector<Metadata *, 2> Notes{
-        MDString::get(Ctx, P.Hoisted ? "hoisted" : "in-loop")};
+    SmallVector<Metadata *, 2> Notes{MDString::get(Ctx, P.Placement)};
     if (!Policy.Downgraded.empty())
       Notes.push_back(MDString::get(Ctx, Policy.Downgraded));
     Access->setMetadata(GuardedMDName, MDNode::get(Ctx, Notes));

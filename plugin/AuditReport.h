@@ -45,7 +45,7 @@ struct AuditFinding {
   AuditStatus Status = AuditStatus::Unchecked;
   std::string Reason; ///< empty: null
   /// For an access that align-guard<accesses> checks: `hoisted` (before
-  /// the loop) or `in-loop`; empty: null.
+  /// the loop), `in-loop`, or `in-place` (no loop around it); empty: null.
   std::string Placement;
 };
 

@@ -10,6 +10,7 @@
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
@@ -30,6 +31,9 @@
 
 #if LLVM_VERSION_MAJOR >= 19
 #include "llvm/IR/DebugProgramInstruction.h"
+#endif
+#if LLVM_VERSION_MAJOR >= 18
+#include "llvm/Analysis/SimplifyQuery.h"
 #endif
 
 // EHPersonalities.h moved from Analysis/ to IR/ in LLVM 17.
@@ -155,6 +159,24 @@ makeSCEVExpander(llvm::ScalarEvolution &SE, const llvm::DataLayout &DL,
   return std::make_unique<llvm::SCEVExpander>(SE, Name);
 #else
   return std::make_unique<llvm::SCEVExpander>(SE, DL, Name);
+#endif
+}
+
+/// Marks the `or`s whose operands share no bit as disjoint: from LLVM 18 on
+/// ScalarEvolution reads only a disjoint `or` as an add (older versions
+/// test the bits themselves), and IR from an older LLVM (Halide 14's)
+/// carries no such flag.
+inline void markDisjointOrs(llvm::Function &F) {
+#if LLVM_VERSION_MAJOR >= 18
+  const llvm::DataLayout &DL = F.getParent()->getDataLayout();
+  for (llvm::Instruction &I : llvm::instructions(F))
+    if (auto *Or = llvm::dyn_cast<llvm::PossiblyDisjointInst>(&I))
+      if (!Or->isDisjoint() &&
+          llvm::haveNoCommonBitsSet(I.getOperand(0), I.getOperand(1),
+                                    llvm::SimplifyQuery(DL, &I)))
+        Or->setIsDisjoint(true);
+#else
+  (void)F;
 #endif
 }
 

@@ -42,6 +42,14 @@ config.available_features.add("llvm-%d" % config.llvm_version_major)
 import shutil
 if shutil.which("cargo", path=config.environment["PATH"]):
     config.available_features.add("cargo")
+# Program tests on real kernel generators need Debian packages:
+# libhalide14-0-dev and g++ (halide: the test builds a Halide generator),
+# libhwy-dev (hwy). Without them lit reports the tests UNSUPPORTED.
+if (os.path.exists("/usr/include/halide14/Halide.h")
+        and shutil.which("g++", path=config.environment["PATH"])):
+    config.available_features.add("halide")
+if os.path.exists("/usr/include/hwy/highway.h"):
+    config.available_features.add("hwy")
 for major in range(14, config.llvm_version_major + 1):
     config.available_features.add("llvm-at-least-%d" % major)
 if platform.machine() in ("x86_64", "AMD64"):

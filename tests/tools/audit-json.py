@@ -49,7 +49,7 @@ def check_module(doc, where):
         for key in ("argument", "alignment", "offset", "line", "column"):
             if a[key] is not None and not is_int(a[key]):
                 fail("%s: %s must be an integer or null" % (w, key))
-        if a["placement"] not in (None, "hoisted", "in-loop"):
+        if a["placement"] not in (None, "hoisted", "in-loop", "in-place"):
             fail("%s: placement %r" % (w, a["placement"]))
         if a["placement"] is not None and a["kind"] != "access":
             fail("%s: placement on a %s" % (w, a["kind"]))
