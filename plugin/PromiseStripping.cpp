@@ -34,6 +34,18 @@ unsigned dropAlignPromisesFedBy(Value *Pointer) {
         Push(Usr);
         continue;
       }
+      // Stored into a local variable and reloaded (clang keeps `float *a =
+      // __builtin_assume_aligned(...)` in an alloca until SROA): the
+      // reloads carry the same pointer.
+      if (auto *Store = dyn_cast<StoreInst>(Usr)) {
+        if (Store->getValueOperand() == V)
+          if (auto *Slot = dyn_cast<AllocaInst>(
+                  Store->getPointerOperand()->stripPointerCasts()))
+            for (User *SlotUser : Slot->users())
+              if (auto *Reload = dyn_cast<LoadInst>(SlotUser))
+                Push(Reload);
+        continue;
+      }
       auto *CB = dyn_cast<CallBase>(Usr);
       if (!CB || !CB->isArgOperand(&U))
         continue;

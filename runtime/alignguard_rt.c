@@ -96,9 +96,17 @@ static ag_site_table g_fallback_sites = {
     "alignguard: too many distinct sites running the unaligned fallback; "
     "further new sites are counted, not reported"};
 
-/// The plain report line of this thread's last violation or fallback; ""
-/// before the first. Formatted in place, so it needs no allocation.
-static _Thread_local char t_last_error[AG_LINE_MAX];
+/// This thread's last violation or fallback, and its report line, formatted
+/// on first demand (a kernel that falls back on every call should not pay
+/// for a message nobody reads); "" before the first. No allocation.
+typedef struct {
+  const alignguard_site *site;
+  uint64_t pointer, alignment;
+  int64_t offset;
+  int pending; /* recorded, not formatted yet */
+  char line[AG_LINE_MAX];
+} ag_last_error;
+static _Thread_local ag_last_error t_last_error;
 
 /*===-- Output ------------------------------------------------------------===*/
 
@@ -369,8 +377,11 @@ static void deliver_once(ag_site_table *table, const alignguard_site *site,
 /// already sees this report in alignguard_last_error().
 static void record_last_error(const alignguard_site *site, uint64_t pointer,
                               uint64_t alignment, int64_t offset) {
-  alignguard_format_report(t_last_error, sizeof t_last_error, site, pointer,
-                           alignment, offset);
+  t_last_error.site = site;
+  t_last_error.pointer = pointer;
+  t_last_error.alignment = alignment;
+  t_last_error.offset = offset;
+  t_last_error.pending = 1;
 }
 
 AG_API void __alignguard_report(const alignguard_site *site, uint64_t pointer,
@@ -425,6 +436,17 @@ AG_API uint64_t alignguard_fallback_count(void) {
   return atomic_load_explicit(&g_fallbacks, memory_order_relaxed);
 }
 
-AG_API const char *alignguard_last_error(void) { return t_last_error; }
+AG_API const char *alignguard_last_error(void) {
+  if (t_last_error.pending) {
+    alignguard_format_report(t_last_error.line, sizeof t_last_error.line,
+                             t_last_error.site, t_last_error.pointer,
+                             t_last_error.alignment, t_last_error.offset);
+    t_last_error.pending = 0;
+  }
+  return t_last_error.line;
+}
 
-AG_API void alignguard_clear_last_error(void) { t_last_error[0] = '\0'; }
+AG_API void alignguard_clear_last_error(void) {
+  t_last_error.pending = 0;
+  t_last_error.line[0] = '\0';
+}

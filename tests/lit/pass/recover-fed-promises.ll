@@ -54,3 +54,20 @@ define internal void @compute_q(i8* align 32 %z) {
 ; RECOVER: declare void @external({{i8\*|ptr}} align 32)
 declare void @external(i8* align 32)
 declare void @llvm.assume(i1)
+
+; Through a local variable, as clang emits `float *a =
+; __builtin_assume_aligned(A->data, 64); compute(a)` before SROA.
+define void @through_local(i8* %p) {
+; RECOVER-LABEL: define void @through_local(
+; RECOVER:         call void @compute_local({{i8\*|ptr}} %reload)
+  %a = alloca i8*, align 8
+  call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 64) ]
+  store i8* %p, i8** %a, align 8
+  %reload = load i8*, i8** %a, align 8
+  call void @compute_local(i8* %reload)
+  ret void
+}
+; RECOVER-LABEL: define internal void @compute_local({{i8\*|ptr}} %x)
+define internal void @compute_local(i8* align 64 %x) {
+  ret void
+}
