@@ -6,7 +6,10 @@
 // units of 8 floats (w8 * 8 == w), so the compiler can prove that from the
 // one promise per image at entry (__builtin_assume_aligned). The store and
 // the loads of column x are aligned; columns x+1 and x+2 cannot be. See
-// stencil_rows.c for the same blur with a promise per row.
+// stencil_rows.c for the same blur with a promise per row. No restrict: with
+// it, LLVM 14 carries r[x+1] and r[x+2] to the next iteration in scalar
+// registers and no longer vectorises the loop; without it, a run-time
+// overlap test picks the vector loop.
 #include <stddef.h>
 
 void stencil3x3(float *out, const float *in, size_t w8, size_t h) {
