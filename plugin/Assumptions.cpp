@@ -200,26 +200,37 @@ overAlignedAccesses(Instruction &I, const DataLayout &DL,
   }
 }
 
+/// A promise of Kind, made at Inst (null for a parameter) about Pointer,
+/// with a constant alignment.
+static AlignmentAssumption makePromise(AssumptionKind Kind, Function &F,
+                                       Instruction *Inst, Value *Pointer,
+                                       uint64_t Alignment,
+                                       const DataLayout &DL) {
+  AlignmentAssumption A;
+  A.Kind = Kind;
+  A.F = &F;
+  A.Inst = Inst;
+  A.Pointer = Pointer;
+  A.Alignment =
+      ConstantInt::get(Type::getInt64Ty(F.getContext()), Alignment);
+  A.Unsupported = whyPointerUnsupported(Pointer, DL);
+  return A;
+}
+
 std::vector<AlignmentAssumption>
 collectAlignmentAssumptions(Function &F, bool IsEntry,
                             const CollectScope &Scope) {
   std::vector<AlignmentAssumption> Found;
   const DataLayout &DL = F.getParent()->getDataLayout();
-  Type *I64 = Type::getInt64Ty(F.getContext());
 
   if (Scope.AllParams || (Scope.EntryParams && IsEntry)) {
     for (Argument &Arg : F.args()) {
       MaybeAlign Align = F.getParamAlign(Arg.getArgNo());
       if (!Align || isABIAlignment(Arg))
         continue;
-      AlignmentAssumption A;
-      A.Kind = AssumptionKind::ParamAttr;
-      A.F = &F;
-      A.Param = &Arg;
-      A.Pointer = &Arg;
-      A.Alignment = ConstantInt::get(I64, Align->value());
-      A.Unsupported = whyPointerUnsupported(&Arg, DL);
-      Found.push_back(std::move(A));
+      Found.push_back(makePromise(AssumptionKind::ParamAttr, F, nullptr, &Arg,
+                                  Align->value(), DL));
+      Found.back().Param = &Arg;
     }
   }
 
@@ -230,14 +241,8 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
       for (BasicBlock &BB : F)
         if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
           if (Value *V = Ret->getReturnValue()) {
-            AlignmentAssumption A;
-            A.Kind = AssumptionKind::ReturnAttr;
-            A.F = &F;
-            A.Inst = Ret;
-            A.Pointer = V;
-            A.Alignment = ConstantInt::get(I64, RetAlign->value());
-            A.Unsupported = whyPointerUnsupported(V, DL);
-            Found.push_back(std::move(A));
+            Found.push_back(makePromise(AssumptionKind::ReturnAttr, F, Ret, V,
+                                        RetAlign->value(), DL));
             break;
           }
 
@@ -273,16 +278,9 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
 
     if (Scope.Returns)
       if (auto *CB = dyn_cast<CallBase>(&I))
-        if (MaybeAlign RetAlign = CB->getRetAlign()) {
-          AlignmentAssumption A;
-          A.Kind = AssumptionKind::ReturnAttr;
-          A.F = &F;
-          A.Inst = CB;
-          A.Pointer = CB;
-          A.Alignment = ConstantInt::get(I64, RetAlign->value());
-          A.Unsupported = whyPointerUnsupported(CB, DL);
-          Found.push_back(std::move(A));
-        }
+        if (MaybeAlign RetAlign = CB->getRetAlign())
+          Found.push_back(makePromise(AssumptionKind::ReturnAttr, F, CB, CB,
+                                      RetAlign->value(), DL));
 
     if (Scope.Accesses && IsEntry) {
       // align-guard<accesses> marks what it checked, like guarded assumes.
@@ -298,15 +296,9 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
         if (!comesFromArgument(Ptr) ||
             Access.second <= alignmentFromType(Ptr, DL))
           continue;
-        AlignmentAssumption A;
-        A.Kind = AssumptionKind::Access;
-        A.F = &F;
-        A.Inst = &I;
-        A.Guarded = Guarded;
-        A.Pointer = Ptr;
-        A.Alignment = ConstantInt::get(I64, Access.second.value());
-        A.Unsupported = whyPointerUnsupported(Ptr, DL);
-        Found.push_back(std::move(A));
+        Found.push_back(makePromise(AssumptionKind::Access, F, &I, Ptr,
+                                    Access.second.value(), DL));
+        Found.back().Guarded = Guarded;
       }
     }
   }
