@@ -165,7 +165,8 @@ static bool callsReportHook(const BasicBlock &BB) {
     if (auto *CB = dyn_cast<CallBase>(&I))
       if (const Function *Callee = CB->getCalledFunction())
         if (Callee->getName() == ReportHookName ||
-            Callee->getName() == ReportAbortHookName)
+            Callee->getName() == ReportAbortHookName ||
+            Callee->getName() == FallbackHookName)
           return true;
   return false;
 }
