@@ -37,7 +37,7 @@ struct Candidate {
   SmallVector<Guard, 2> Guards;
   uint64_t Alignment;
   bool Hoisted;
-  std::vector<const AlignmentAssumption *> Covers;
+  std::vector<const AlignmentPromise *> Covers;
 };
 
 /// An expression equal to S on L's first iteration and congruent to it,
@@ -165,7 +165,7 @@ bool covers(const Candidate &A, const Candidate &B, ScalarEvolution &SE,
 } // namespace
 
 std::vector<PlannedAccessCheck>
-planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
+planAccessChecks(Function &F, ArrayRef<const AlignmentPromise *> Accesses) {
   std::vector<PlannedAccessCheck> Plan;
   if (Accesses.empty())
     return Plan;
@@ -175,7 +175,7 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
   compat::markDisjointOrs(F);
   DominatorTree DT(F);
   LoopInfo LI(DT);
-  for (const AlignmentAssumption *A : Accesses)
+  for (const AlignmentPromise *A : Accesses)
     for (Loop *L = LI.getLoopFor(A->Inst->getParent()); L;
          L = L->getParentLoop())
       if (!L->getLoopPreheader())
@@ -186,7 +186,7 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
   ScalarEvolution SE(F, TLI, AC, DT, LI);
 
   std::vector<Candidate> Candidates, Work;
-  for (const AlignmentAssumption *A : Accesses) {
+  for (const AlignmentPromise *A : Accesses) {
     auto *Align = cast<ConstantInt>(A->Alignment);
     Candidate C{A->Inst, nullptr, {}, Align->getZExtValue(), false, {A}};
     if (SE.isSCEVable(A->Pointer->getType())) {
@@ -213,7 +213,7 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
       if (J != I && !Merged[J] && Candidates[J].Address &&
           covers(Candidates[I], Candidates[J], SE, DT)) {
         Merged[J] = true;
-        for (const AlignmentAssumption *A : Candidates[J].Covers)
+        for (const AlignmentPromise *A : Candidates[J].Covers)
           if (!is_contained(Candidates[I].Covers, A))
             Candidates[I].Covers.push_back(A);
       }
@@ -227,7 +227,7 @@ planAccessChecks(Function &F, ArrayRef<const AlignmentAssumption *> Accesses) {
     if (Merged[I])
       continue;
     Candidate &C = Candidates[I];
-    const AlignmentAssumption &Rep = *C.Covers.front();
+    const AlignmentPromise &Rep = *C.Covers.front();
     const char *Placement = C.Hoisted ? "hoisted"
                             : LI.getLoopFor(C.InsertBefore->getParent())
                                 ? "in-loop"

@@ -24,7 +24,7 @@
 #ifndef ALIGNGUARD_ACCESSPLACEMENT_H
 #define ALIGNGUARD_ACCESSPLACEMENT_H
 
-#include "Assumptions.h"
+#include "Promises.h"
 
 #include "llvm/IR/Function.h"
 
@@ -47,14 +47,14 @@ struct PlannedAccessCheck {
   /// in its loop) or `in-place` (before the access, which is in no loop).
   const char *Placement;
   /// The promises it covers (the first one names the check).
-  std::vector<const AlignmentAssumption *> Covers;
+  std::vector<const AlignmentPromise *> Covers;
 };
 
 /// Plans the checks of F's access promises and materialises their
 /// addresses and guards (instructions only: the CFG is unchanged).
 std::vector<PlannedAccessCheck>
 planAccessChecks(llvm::Function &F,
-                 llvm::ArrayRef<const AlignmentAssumption *> Accesses);
+                 llvm::ArrayRef<const AlignmentPromise *> Accesses);
 
 } // namespace alignguard
 

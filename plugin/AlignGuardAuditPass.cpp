@@ -1,6 +1,6 @@
 //===- AlignGuardAuditPass.cpp - List alignment promises and their checks -===//
 //
-// See AlignGuardAuditPass.h. Collect every promise (Assumptions.h), decide
+// See AlignGuardAuditPass.h. Collect every promise (Promises.h), decide
 // its status from the facts each function establishes (AlignmentFacts.h),
 // following internal calls for `implied`, then write the report
 // (AuditReport.h) and one optimisation remark per finding.
@@ -9,7 +9,7 @@
 #include "AlignGuardAuditPass.h"
 
 #include "AlignmentFacts.h"
-#include "Assumptions.h"
+#include "Promises.h"
 #include "AuditReport.h"
 #include "Diagnostics.h"
 #include "EntryPoints.h"
@@ -67,13 +67,13 @@ private:
 
   AlignmentFacts &factsFor(Function &F);
   SubjectNamer &namerFor(Function &F);
-  Verdict classify(const AlignmentAssumption &A);
+  Verdict classify(const AlignmentPromise &A);
   /// Whether Ptr is known to be Alignment-aligned at At.
   Verdict pointerVerdict(Value *Ptr, uint64_t Alignment, Instruction *At);
   /// Whether every caller of Arg's function passes an aligned pointer.
   Verdict paramVerdict(Argument &Arg, uint64_t Alignment);
-  AuditFinding describe(const AlignmentAssumption &A, const Verdict &V);
-  void remark(const AlignmentAssumption &A, const AuditFinding &F);
+  AuditFinding describe(const AlignmentPromise &A, const Verdict &V);
+  void remark(const AlignmentPromise &A, const AuditFinding &F);
 
   Module &M;
   FunctionAnalysisManager &FAM;
@@ -187,7 +187,7 @@ Verdict Auditor::paramVerdict(Argument &Arg, uint64_t Alignment) {
 }
 
 /// The alignment and offset of A as numbers, when they are constants.
-void constants(const AlignmentAssumption &A, std::optional<uint64_t> &Align,
+void constants(const AlignmentPromise &A, std::optional<uint64_t> &Align,
                std::optional<int64_t> &Offset) {
   if (auto *C = dyn_cast_or_null<ConstantInt>(A.Alignment))
     Align = C->getValue().getLimitedValue();
@@ -197,7 +197,7 @@ void constants(const AlignmentAssumption &A, std::optional<uint64_t> &Align,
     Offset = C->getValue().sextOrTrunc(64).getSExtValue();
 }
 
-Verdict Auditor::classify(const AlignmentAssumption &A) {
+Verdict Auditor::classify(const AlignmentPromise &A) {
   Function &F = *A.F;
   if (!A.isSupported())
     return {AuditStatus::Unsupported, A.Unsupported};
@@ -218,9 +218,9 @@ Verdict Auditor::classify(const AlignmentAssumption &A) {
                 "nothing checks it"};
 
   switch (A.Kind) {
-  case AssumptionKind::ParamAttr:
+  case PromiseKind::ParamAttr:
     return paramVerdict(*A.Param, *Align);
-  case AssumptionKind::ReturnAttr:
+  case PromiseKind::ReturnAttr:
     if (auto *CB = dyn_cast<CallBase>(A.Inst)) {
       Function *Callee = CB->getCalledFunction();
       return {AuditStatus::Unchecked,
@@ -237,9 +237,9 @@ Verdict Auditor::classify(const AlignmentAssumption &A) {
           return V;
       }
     return {AuditStatus::Checked, ""};
-  case AssumptionKind::AssumeBundle:
-  case AssumptionKind::AssumeICmp:
-  case AssumptionKind::Access: {
+  case PromiseKind::AssumeBundle:
+  case PromiseKind::AssumeICmp:
+  case PromiseKind::Access: {
     if (*Offset == 0)
       return pointerVerdict(A.Pointer, *Align, A.Inst);
     const AlignmentFact *Fact = factsFor(F).find(A.Pointer, *Align, *Offset,
@@ -254,13 +254,13 @@ Verdict Auditor::classify(const AlignmentAssumption &A) {
   llvm_unreachable("unknown assumption kind");
 }
 
-AuditFinding Auditor::describe(const AlignmentAssumption &A,
+AuditFinding Auditor::describe(const AlignmentPromise &A,
                                const Verdict &V) {
   Function &F = *A.F;
   SubjectNamer &Namer = namerFor(F);
   AuditFinding Out;
   Out.Function = demangle(F.getName().str());
-  Out.Kind = assumptionKindName(A.Kind).str();
+  Out.Kind = promiseKindName(A.Kind).str();
   // An assume that align-guard made from an `align` parameter keeps
   // reporting as that parameter.
   // ... and one whose fallback could not be used says why (the notes of
@@ -270,7 +270,7 @@ AuditFinding Auditor::describe(const AlignmentAssumption &A,
       for (const MDOperand &Op : Notes->operands())
         if (auto *Note = dyn_cast<MDString>(Op.get())) {
           StringRef Text = Note->getString();
-          if (Text == assumptionKindName(AssumptionKind::ParamAttr))
+          if (Text == promiseKindName(PromiseKind::ParamAttr))
             Out.Kind = Text.str();
           else if (Text == "hoisted" || Text == "in-loop" ||
                    Text == "in-place")
@@ -280,7 +280,7 @@ AuditFinding Auditor::describe(const AlignmentAssumption &A,
         }
   constants(A, Out.Alignment, Out.Offset);
 
-  if (A.Kind == AssumptionKind::ReturnAttr) {
+  if (A.Kind == PromiseKind::ReturnAttr) {
     auto *CB = dyn_cast<CallBase>(A.Inst);
     Function *Callee = CB ? CB->getCalledFunction() : &F;
     Out.Subject = "the pointer returned by " +
@@ -289,7 +289,7 @@ AuditFinding Auditor::describe(const AlignmentAssumption &A,
   } else if (const Argument *Arg = argumentOf(A.Pointer)) {
     Out.Argument = Arg->getArgNo();
     Out.Subject = Namer.describe(A.Pointer);
-  } else if (A.Kind == AssumptionKind::Access) {
+  } else if (A.Kind == PromiseKind::Access) {
     const Value *Root = pointerRoot(A.Pointer);
     if (auto *Arg = dyn_cast<Argument>(Root))
       Out.Argument = Arg->getArgNo();
@@ -313,7 +313,7 @@ AuditFinding Auditor::describe(const AlignmentAssumption &A,
   return Out;
 }
 
-void Auditor::remark(const AlignmentAssumption &A, const AuditFinding &F) {
+void Auditor::remark(const AlignmentPromise &A, const AuditFinding &F) {
   OptimizationRemarkEmitter ORE(A.F);
   std::string Name = auditStatusName(F.Status).str();
   Name[0] = toupper(Name[0]);
@@ -354,8 +354,8 @@ AuditReport Auditor::run() {
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    for (const AlignmentAssumption &A :
-         collectAlignmentAssumptions(F, Entries.isEntry(F), Scope)) {
+    for (const AlignmentPromise &A :
+         collectAlignmentPromises(F, Entries.isEntry(F), Scope)) {
       Verdict V = classify(A);
       if (!isVerified(V.Status) && isOptedOut(F))
         V.Reason += std::string(V.Reason.empty() ? "" : "; ") +

@@ -1,7 +1,7 @@
 //===- AlignGuardPass.cpp - Turn alignment promises into checks ----------===//
 //
 // See AlignGuardPass.h for the shape of the rewrite. Per function: collect
-// the promises (Assumptions.h); decide, on the function as it is, each
+// the promises (Promises.h); decide, on the function as it is, each
 // place's failure policy (return=N and fallback need an entry point, the
 // fallback no side effect before it), which checks are redundant, and where
 // access checks go (AccessPlacement.h); then rewrite one place at a time:
@@ -13,7 +13,7 @@
 #include "AlignGuardPass.h"
 
 #include "AccessPlacement.h"
-#include "Assumptions.h"
+#include "Promises.h"
 #include "Compat.h"
 #include "Diagnostics.h"
 #include "EntryPoints.h"
@@ -114,7 +114,7 @@ void keepEntryOnlyInstructions(Instruction *SplitBefore) {
 /// One pointer to check: a scalar pointer (a lane of a vector of pointers
 /// is extracted first) and what the promise says about it.
 struct ScalarCheck {
-  const AlignmentAssumption *From;
+  const AlignmentPromise *From;
   Value *Pointer;
   std::string Subject;
   /// An i1 that must also hold for the check to fail (a hoisted access
@@ -160,25 +160,25 @@ public:
         ORE(&F) {}
 
   /// Rewrites the promises Found in F; returns true when F changed.
-  bool run(std::vector<AlignmentAssumption> &Found, bool IsEntry);
+  bool run(std::vector<AlignmentPromise> &Found, bool IsEntry);
 
 private:
-  void reportUnsupported(const AlignmentAssumption &A);
-  void remarkTrivial(const AlignmentAssumption &A);
+  void reportUnsupported(const AlignmentPromise &A);
+  void remarkTrivial(const AlignmentPromise &A);
   /// The policy for checks placed before Anchor, decided on the function
   /// as it was before instrumentation.
   FailurePolicy decidePolicy(Instruction *Anchor, bool IsEntry,
                              Instruction *Funclet, const std::string &What);
   /// Promises checked already by an earlier check of the same pointer, of at
   /// least that alignment, that dominates them: not checked again.
-  SmallPtrSet<const AlignmentAssumption *, 8>
-  findRedundant(ArrayRef<const AlignmentAssumption *> Promises,
-                const DenseMap<const AlignmentAssumption *, Instruction *>
+  SmallPtrSet<const AlignmentPromise *, 8>
+  findRedundant(ArrayRef<const AlignmentPromise *> Promises,
+                const DenseMap<const AlignmentPromise *, Instruction *>
                     &Anchors);
   /// Promises from `align` parameters become one assume before InsertPt
   /// (after the allocas); returns it, or null in recover mode, which keeps
   /// no promise.
-  CallInst *materializeParamPromises(ArrayRef<const AlignmentAssumption *>,
+  CallInst *materializeParamPromises(ArrayRef<const AlignmentPromise *>,
                                      ArrayRef<ScalarCheck> Checks,
                                      Instruction *InsertPt, bool KeepPromise);
   /// Emits the checks of one place before SplitBefore: one branch for all
@@ -196,16 +196,16 @@ private:
   /// After the checks: keep the promise, guarded (terminal actions), or
   /// drop it and everything it fed (recover).
   void finishAssume(CallInst *Assume,
-                    ArrayRef<const AlignmentAssumption *> Checked,
+                    ArrayRef<const AlignmentPromise *> Checked,
                     bool FromParams, const FailurePolicy &Policy);
   /// After an access check: mark the accesses guarded (terminal actions,
   /// with the check's placement for the audit), or lower them to their
   /// natural alignment (recover: the kernel goes on with the pointer).
   void finishAccesses(const PlannedAccessCheck &P, const FailurePolicy &Policy);
-  std::vector<ScalarCheck> scalarize(const AlignmentAssumption &A,
+  std::vector<ScalarCheck> scalarize(const AlignmentPromise &A,
                                      Instruction *InsertBefore);
-  DebugLoc debugLocFor(const AlignmentAssumption &A) const;
-  std::string subjectOf(const AlignmentAssumption &A) const;
+  DebugLoc debugLocFor(const AlignmentPromise &A) const;
+  std::string subjectOf(const AlignmentPromise &A) const;
 
   Function &F;
   Module &M;
@@ -218,7 +218,7 @@ private:
   OptimizationRemarkEmitter ORE;
   /// Subjects named before the first split: naming follows spill slots,
   /// which only the unsplit entry block shows for certain.
-  DenseMap<const AlignmentAssumption *, std::string> Subjects;
+  DenseMap<const AlignmentPromise *, std::string> Subjects;
   /// Funclet colours of the blocks, before any split (Windows EH only):
   /// calls in a funclet need a "funclet" bundle or WinEHPrepare drops them.
   DenseMap<BasicBlock *, ColorVector> FuncletColors;
@@ -240,7 +240,7 @@ Instruction *FunctionInstrumenter::funcletOf(BasicBlock *BB,
   return compat::firstNonPHI(*Color);
 }
 
-DebugLoc FunctionInstrumenter::debugLocFor(const AlignmentAssumption &A) const {
+DebugLoc FunctionInstrumenter::debugLocFor(const AlignmentPromise &A) const {
   if (A.Assume && A.Assume->getDebugLoc())
     return A.Assume->getDebugLoc();
   // A parameter's promise is made where the function begins.
@@ -249,12 +249,12 @@ DebugLoc FunctionInstrumenter::debugLocFor(const AlignmentAssumption &A) const {
   return DebugLoc();
 }
 
-std::string FunctionInstrumenter::subjectOf(const AlignmentAssumption &A) const {
+std::string FunctionInstrumenter::subjectOf(const AlignmentPromise &A) const {
   auto Known = Subjects.find(&A);
   if (Known != Subjects.end())
     return Known->second;
   // An access is through a GEP of the buffer: name the buffer.
-  if (A.Kind == AssumptionKind::Access)
+  if (A.Kind == PromiseKind::Access)
     return Namer.describe(pointerRoot(A.Pointer));
   if (!A.Param)
     return A.Pointer ? Namer.describe(A.Pointer) : "a value";
@@ -263,20 +263,20 @@ std::string FunctionInstrumenter::subjectOf(const AlignmentAssumption &A) const 
   return Name.empty() ? Subject : Subject + " '" + Name + "'";
 }
 
-void FunctionInstrumenter::reportUnsupported(const AlignmentAssumption &A) {
+void FunctionInstrumenter::reportUnsupported(const AlignmentPromise &A) {
   ++NumUnsupported;
   warn(M, locationPrefix(debugLocFor(A)) + "in function '" + F.getName() +
-              "': " + assumptionKindName(A.Kind) + " on " + subjectOf(A) +
+              "': " + promiseKindName(A.Kind) + " on " + subjectOf(A) +
               " left unchecked: " + A.Unsupported);
   if (A.Assume)
     ORE.emit([&] {
       return OptimizationRemarkMissed(DEBUG_TYPE, "Unsupported", A.Assume)
-             << assumptionKindName(A.Kind) << " left unchecked: "
+             << promiseKindName(A.Kind) << " left unchecked: "
              << A.Unsupported;
     });
 }
 
-void FunctionInstrumenter::remarkTrivial(const AlignmentAssumption &A) {
+void FunctionInstrumenter::remarkTrivial(const AlignmentPromise &A) {
   ++NumTrivial;
   if (A.Assume)
     ORE.emit([&] {
@@ -286,7 +286,7 @@ void FunctionInstrumenter::remarkTrivial(const AlignmentAssumption &A) {
 }
 
 std::vector<ScalarCheck>
-FunctionInstrumenter::scalarize(const AlignmentAssumption &A,
+FunctionInstrumenter::scalarize(const AlignmentPromise &A,
                                 Instruction *InsertBefore) {
   std::string Subject = subjectOf(A);
   auto *VT = dyn_cast<FixedVectorType>(A.Pointer->getType());
@@ -346,10 +346,10 @@ FailurePolicy FunctionInstrumenter::decidePolicy(Instruction *Anchor,
   return P;
 }
 
-SmallPtrSet<const AlignmentAssumption *, 8> FunctionInstrumenter::findRedundant(
-    ArrayRef<const AlignmentAssumption *> Promises,
-    const DenseMap<const AlignmentAssumption *, Instruction *> &Anchors) {
-  SmallPtrSet<const AlignmentAssumption *, 8> Redundant;
+SmallPtrSet<const AlignmentPromise *, 8> FunctionInstrumenter::findRedundant(
+    ArrayRef<const AlignmentPromise *> Promises,
+    const DenseMap<const AlignmentPromise *, Instruction *> &Anchors) {
+  SmallPtrSet<const AlignmentPromise *, 8> Redundant;
   DominatorTree DT(F);
   auto ConstantOf = [](Value *V, int64_t &Out) {
     auto *C = dyn_cast_or_null<ConstantInt>(V);
@@ -358,7 +358,7 @@ SmallPtrSet<const AlignmentAssumption *, 8> FunctionInstrumenter::findRedundant(
     Out = C ? C->getSExtValue() : 0;
     return true;
   };
-  for (const AlignmentAssumption *A : Promises) {
+  for (const AlignmentPromise *A : Promises) {
     auto *AlignA = dyn_cast<ConstantInt>(A->Alignment);
     int64_t OffA;
     if (!AlignA || !AlignA->getValue().isPowerOf2() ||
@@ -366,7 +366,7 @@ SmallPtrSet<const AlignmentAssumption *, 8> FunctionInstrumenter::findRedundant(
         A->Pointer->getType()->isVectorTy())
       continue;
     uint64_t Need = AlignA->getZExtValue();
-    for (const AlignmentAssumption *B : Promises) {
+    for (const AlignmentPromise *B : Promises) {
       auto *AlignB = dyn_cast<ConstantInt>(B->Alignment);
       int64_t OffB;
       if (B == A || Redundant.count(B) || !AlignB ||
@@ -391,10 +391,10 @@ SmallPtrSet<const AlignmentAssumption *, 8> FunctionInstrumenter::findRedundant(
 }
 
 CallInst *FunctionInstrumenter::materializeParamPromises(
-    ArrayRef<const AlignmentAssumption *> Params, ArrayRef<ScalarCheck> Checks,
+    ArrayRef<const AlignmentPromise *> Params, ArrayRef<ScalarCheck> Checks,
     Instruction *InsertPt, bool KeepPromise) {
   // The attribute goes: the optimiser would otherwise prove the check false.
-  for (const AlignmentAssumption *A : Params)
+  for (const AlignmentPromise *A : Params)
     F.removeParamAttr(A->Param->getArgNo(), Attribute::Alignment);
   if (!KeepPromise)
     return nullptr;
@@ -430,7 +430,7 @@ SiteInfo FunctionInstrumenter::siteFor(const PreparedCheck &P) const {
 
 PreparedCheck FunctionInstrumenter::prepare(IRBuilder<> &B,
                                             const ScalarCheck &C) {
-  const AlignmentAssumption &A = *C.From;
+  const AlignmentPromise &A = *C.From;
   PreparedCheck P;
   P.C = &C;
   P.Loc = debugLocFor(A);
@@ -578,19 +578,19 @@ void FunctionInstrumenter::emitChecks(ArrayRef<ScalarCheck> Checks,
   NumChecks += Prepared.size();
   for (const PreparedCheck &P : Prepared)
     switch (P.C->From->Kind) {
-    case AssumptionKind::AssumeBundle:
+    case PromiseKind::AssumeBundle:
       ++NumBundleChecks;
       break;
-    case AssumptionKind::AssumeICmp:
+    case PromiseKind::AssumeICmp:
       ++NumICmpChecks;
       break;
-    case AssumptionKind::ParamAttr:
+    case PromiseKind::ParamAttr:
       ++NumParamChecks;
       break;
-    case AssumptionKind::Access:
+    case PromiseKind::Access:
       ++NumAccessChecks;
       break;
-    case AssumptionKind::ReturnAttr:
+    case PromiseKind::ReturnAttr:
       llvm_unreachable("align-guard does not check return attributes");
     }
 
@@ -617,7 +617,7 @@ void FunctionInstrumenter::emitChecks(ArrayRef<ScalarCheck> Checks,
 }
 
 void FunctionInstrumenter::finishAssume(
-    CallInst *Assume, ArrayRef<const AlignmentAssumption *> Checked,
+    CallInst *Assume, ArrayRef<const AlignmentPromise *> Checked,
     bool FromParams, const FailurePolicy &Policy) {
   if (Policy.isTerminal()) {
     assert(Assume && "terminal actions keep every promise in an assume");
@@ -626,7 +626,7 @@ void FunctionInstrumenter::finishAssume(
     SmallVector<Metadata *, 2> Notes;
     if (FromParams)
       Notes.push_back(
-          MDString::get(Ctx, assumptionKindName(AssumptionKind::ParamAttr)));
+          MDString::get(Ctx, promiseKindName(PromiseKind::ParamAttr)));
     if (!Policy.Downgraded.empty())
       Notes.push_back(MDString::get(Ctx, Policy.Downgraded));
     Assume->setMetadata(GuardedMDName, MDNode::get(Ctx, Notes));
@@ -636,10 +636,10 @@ void FunctionInstrumenter::finishAssume(
   // were checked (and the legacy condition), then what those pointers fed.
   SmallVector<unsigned, 4> DropBundles;
   bool DropCondition = false;
-  for (const AlignmentAssumption *A : Checked) {
-    if (A->Kind == AssumptionKind::AssumeBundle)
+  for (const AlignmentPromise *A : Checked) {
+    if (A->Kind == PromiseKind::AssumeBundle)
       DropBundles.push_back(A->BundleIndex);
-    else if (A->Kind == AssumptionKind::AssumeICmp)
+    else if (A->Kind == PromiseKind::AssumeICmp)
       DropCondition = true;
     NumFedPromisesDropped += dropAlignPromisesFedBy(A->Pointer);
   }
@@ -665,7 +665,7 @@ void FunctionInstrumenter::finishAssume(
 
 void FunctionInstrumenter::finishAccesses(const PlannedAccessCheck &P,
                                           const FailurePolicy &Policy) {
-  for (const AlignmentAssumption *A : P.Covers) {
+  for (const AlignmentPromise *A : P.Covers) {
     Instruction *Access = A->Inst;
     if (!Policy.isTerminal()) {
       lowerToNaturalAlignment(*Access);
@@ -678,18 +678,18 @@ void FunctionInstrumenter::finishAccesses(const PlannedAccessCheck &P,
   }
 }
 
-bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
+bool FunctionInstrumenter::run(std::vector<AlignmentPromise> &Found,
                                bool IsEntry) {
   // A naked function's body is its prologue: nothing may be inserted.
   if (F.hasFnAttribute(Attribute::Naked))
-    for (AlignmentAssumption &A : Found)
+    for (AlignmentPromise &A : Found)
       A.Unsupported = "the function is naked; no check can be inserted";
   if (F.hasPersonalityFn() &&
       isFuncletEHPersonality(classifyEHPersonality(F.getPersonalityFn())))
     FuncletColors = colorEHFunclets(F);
   // Funclets are known for the blocks as they are before any split.
   DenseMap<CallInst *, Instruction *> FuncletOfAssume;
-  for (AlignmentAssumption &A : Found) {
+  for (AlignmentPromise &A : Found) {
     bool Ambiguous = false;
     if (A.Assume && A.isSupported())
       FuncletOfAssume[A.Assume] = funcletOf(A.Assume->getParent(), Ambiguous);
@@ -700,14 +700,14 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
 
   // Group the checkable promises by the assume that makes them; parameter
   // promises (no assume yet) go under nullptr; accesses are placed apart.
-  MapVector<CallInst *, SmallVector<const AlignmentAssumption *, 4>> Groups;
-  SmallVector<const AlignmentAssumption *, 8> All, Accesses;
-  for (const AlignmentAssumption &A : Found) {
+  MapVector<CallInst *, SmallVector<const AlignmentPromise *, 4>> Groups;
+  SmallVector<const AlignmentPromise *, 8> All, Accesses;
+  for (const AlignmentPromise &A : Found) {
     if (!A.isSupported())
       reportUnsupported(A);
     else if (A.isTrivial())
       remarkTrivial(A);
-    else if (A.Kind == AssumptionKind::Access)
+    else if (A.Kind == PromiseKind::Access)
       Accesses.push_back(&A);
     else {
       Groups[A.Assume].push_back(&A);
@@ -720,14 +720,14 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
   // Decide everything on the function as it is, before the first split:
   // where each group's checks go, what its failure does (a fallback copy is
   // made now, from the uninstrumented body), which checks are redundant.
-  for (const AlignmentAssumption *A : Accesses)
+  for (const AlignmentPromise *A : Accesses)
     Subjects[A] = subjectOf(*A);
   std::vector<PlannedAccessCheck> AccessPlan = planAccessChecks(F, Accesses);
-  DenseMap<const AlignmentAssumption *, Instruction *> Anchors;
+  DenseMap<const AlignmentPromise *, Instruction *> Anchors;
   std::vector<FailurePolicy> Policies;
   for (auto &Group : Groups) {
     Instruction *Anchor = Group.first ? Group.first : entryInsertionPoint(F);
-    for (const AlignmentAssumption *A : Group.second)
+    for (const AlignmentPromise *A : Group.second)
       Anchors[A] = Anchor;
     std::string What = subjectOf(*Group.second.front());
     if (Group.second.size() > 1)
@@ -748,9 +748,9 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
         Group.first, IsEntry, funcletOf(Group.first->getParent(), Ambiguous),
         "the access to " + subjectOf(*Group.second.front()->Covers.front())));
   }
-  SmallPtrSet<const AlignmentAssumption *, 8> Redundant =
+  SmallPtrSet<const AlignmentPromise *, 8> Redundant =
       findRedundant(All, Anchors);
-  for (const AlignmentAssumption *A : All)
+  for (const AlignmentPromise *A : All)
     Subjects[A] = subjectOf(*A);
 
   size_t GroupIndex = 0;
@@ -758,11 +758,11 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
     const FailurePolicy &Policy = Policies[GroupIndex++];
     CallInst *Assume = Group.first;
     bool FromParams = !Assume;
-    ArrayRef<const AlignmentAssumption *> Promises = Group.second;
+    ArrayRef<const AlignmentPromise *> Promises = Group.second;
     Instruction *SplitBefore = Assume ? Assume : entryInsertionPoint(F);
     keepEntryOnlyInstructions(SplitBefore);
     std::vector<ScalarCheck> Checks;
-    for (const AlignmentAssumption *A : Promises) {
+    for (const AlignmentPromise *A : Promises) {
       std::vector<ScalarCheck> Lanes = scalarize(*A, SplitBefore);
       Checks.insert(Checks.end(), Lanes.begin(), Lanes.end());
     }
@@ -776,10 +776,10 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
     NumRedundant += Checks.size() - Needed.size();
     if (!Needed.empty())
       emitChecks(Needed, SplitBefore, Policy);
-    for (const AlignmentAssumption *A : Promises)
+    for (const AlignmentPromise *A : Promises)
       ORE.emit([&] {
         return OptimizationRemark(DEBUG_TYPE, "Guarded", SplitBefore)
-               << assumptionKindName(A->Kind) << " on " << subjectOf(*A)
+               << promiseKindName(A->Kind) << " on " << subjectOf(*A)
                << (Redundant.count(A) ? " already checked by an earlier check"
                                       : " checked (" +
                                             failureActionName(Policy.Action)
@@ -796,7 +796,7 @@ bool FunctionInstrumenter::run(std::vector<AlignmentAssumption> &Found,
     keepEntryOnlyInstructions(SplitBefore);
     std::vector<ScalarCheck> Checks;
     for (const PlannedAccessCheck *P : Group.second) {
-      const AlignmentAssumption &Rep = *P->Covers.front();
+      const AlignmentPromise &Rep = *P->Covers.front();
       Checks.push_back({&Rep, P->Pointer, subjectOf(Rep), P->Guard});
     }
     emitChecks(Checks, SplitBefore, Policy);
@@ -841,8 +841,8 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &) {
     bool IsEntry = Entries.isEntry(*F);
     CollectScope Scope;
     Scope.Accesses = Opts.Accesses;
-    std::vector<AlignmentAssumption> Found =
-        collectAlignmentAssumptions(*F, IsEntry, Scope);
+    std::vector<AlignmentPromise> Found =
+        collectAlignmentPromises(*F, IsEntry, Scope);
     if (!Found.empty())
       Changed |= FunctionInstrumenter(*F, Action, Opts.ReturnValue, Sites,
                                       Copies)

@@ -1,7 +1,7 @@
 //===- AlignmentFacts.cpp - What a function already knows about alignment -===//
 #include "AlignmentFacts.h"
 
-#include "Assumptions.h"
+#include "Promises.h"
 #include "Compat.h"
 #include "PointerOrigins.h"
 #include "RuntimeABI.h"

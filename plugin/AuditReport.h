@@ -35,7 +35,7 @@ inline bool isVerified(AuditStatus S) {
 
 struct AuditFinding {
   std::string Function;
-  std::string Kind; ///< assumptionKindName
+  std::string Kind; ///< promiseKindName
   std::string Subject;
   std::optional<unsigned> Argument;  ///< when the subject is a parameter
   std::optional<uint64_t> Alignment; ///< none when only known at run time

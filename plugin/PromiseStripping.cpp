@@ -1,7 +1,7 @@
 //===- PromiseStripping.cpp - Drop promises a failed check fed -----------===//
 #include "PromiseStripping.h"
 
-#include "Assumptions.h"
+#include "Promises.h"
 #include "EntryPoints.h"
 
 #include "llvm/ADT/SmallPtrSet.h"

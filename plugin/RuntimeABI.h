@@ -17,7 +17,7 @@
 #ifndef ALIGNGUARD_RUNTIMEABI_H
 #define ALIGNGUARD_RUNTIMEABI_H
 
-#include "Assumptions.h"
+#include "Promises.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Module.h"
@@ -37,7 +37,7 @@ enum class HookKind { Report, Abort, Fallback };
 
 /// Everything a report says about where a promise was made.
 struct SiteInfo {
-  AssumptionKind Kind;
+  PromiseKind Kind;
   std::string Function;
   std::string Subject;
   std::string File; ///< empty without debug info

@@ -1,7 +1,7 @@
 //===- UnalignedCopies.cpp - Assumption-free copies for the fallback -----===//
 #include "UnalignedCopies.h"
 
-#include "Assumptions.h"
+#include "Promises.h"
 #include "Compat.h"
 #include "EntryPoints.h"
 #include "PointerOrigins.h"

@@ -1,4 +1,4 @@
-//===- Assumptions.h - Find the alignment promises in a function -*- C++ -*-===//
+//===- Promises.h - Find the alignment promises in a function ---*- C++ -*-===//
 //
 // "Collect first, then rewrite": this file only reads IR. It lists every
 // alignment promise of a function in the forms LLVM and its frontends write:
@@ -19,8 +19,8 @@
 // being dropped, so callers can report it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ALIGNGUARD_ASSUMPTIONS_H
-#define ALIGNGUARD_ASSUMPTIONS_H
+#ifndef ALIGNGUARD_PROMISES_H
+#define ALIGNGUARD_PROMISES_H
 
 #include "llvm/ADT/APInt.h"
 #include "llvm/IR/Function.h"
@@ -41,14 +41,14 @@ namespace alignguard {
 inline constexpr const char *GuardedMDName = "alignguard.guarded";
 
 /// The values are the runtime's enum alignguard_kind.
-enum class AssumptionKind { AssumeBundle, AssumeICmp, ParamAttr, ReturnAttr,
+enum class PromiseKind { AssumeBundle, AssumeICmp, ParamAttr, ReturnAttr,
                             Access };
 
 /// `assume-bundle`, `assume-icmp`, `param-attr`, `return-attr`, `access`:
 /// the names the docs, the audit and the runtime use.
-llvm::StringRef assumptionKindName(AssumptionKind Kind);
+llvm::StringRef promiseKindName(PromiseKind Kind);
 
-/// Which promises collectAlignmentAssumptions lists.
+/// Which promises collectAlignmentPromises lists.
 struct CollectScope {
   /// `align` parameters of an entry point (the pass checks these).
   bool EntryParams = true;
@@ -64,8 +64,8 @@ struct CollectScope {
   bool Accesses = false;
 };
 
-struct AlignmentAssumption {
-  AssumptionKind Kind;
+struct AlignmentPromise {
+  PromiseKind Kind;
   llvm::Function *F = nullptr;
   /// The llvm.assume making the promise (bundle and icmp kinds).
   llvm::CallInst *Assume = nullptr;
@@ -96,8 +96,8 @@ struct AlignmentAssumption {
 /// All alignment promises of F that Scope asks for, parameter and return
 /// attributes first, then in instruction order. IsEntry says whether F is a
 /// kernel entry point (EntryParams, Accesses).
-std::vector<AlignmentAssumption>
-collectAlignmentAssumptions(llvm::Function &F, bool IsEntry,
+std::vector<AlignmentPromise>
+collectAlignmentPromises(llvm::Function &F, bool IsEntry,
                             const CollectScope &Scope = CollectScope());
 
 /// A test `(ptrtoint P - Offset) & (A-1) ==/!= 0` (or `urem` by A): legacy
@@ -123,4 +123,4 @@ bool isABIAlignment(const llvm::Argument &A);
 
 } // namespace alignguard
 
-#endif // ALIGNGUARD_ASSUMPTIONS_H
+#endif // ALIGNGUARD_PROMISES_H

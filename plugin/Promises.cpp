@@ -1,9 +1,9 @@
-//===- Assumptions.cpp - Find the alignment promises in a function -------===//
+//===- Promises.cpp - Find the alignment promises in a function -------===//
 //
-// See Assumptions.h. Nothing here changes IR.
+// See Promises.h. Nothing here changes IR.
 //
 //===----------------------------------------------------------------------===//
-#include "Assumptions.h"
+#include "Promises.h"
 
 #include "Compat.h"
 #include "PointerOrigins.h"
@@ -22,23 +22,23 @@ using namespace llvm::PatternMatch;
 
 namespace alignguard {
 
-StringRef assumptionKindName(AssumptionKind Kind) {
+StringRef promiseKindName(PromiseKind Kind) {
   switch (Kind) {
-  case AssumptionKind::AssumeBundle:
+  case PromiseKind::AssumeBundle:
     return "assume-bundle";
-  case AssumptionKind::AssumeICmp:
+  case PromiseKind::AssumeICmp:
     return "assume-icmp";
-  case AssumptionKind::ParamAttr:
+  case PromiseKind::ParamAttr:
     return "param-attr";
-  case AssumptionKind::ReturnAttr:
+  case PromiseKind::ReturnAttr:
     return "return-attr";
-  case AssumptionKind::Access:
+  case PromiseKind::Access:
     return "access";
   }
   llvm_unreachable("unknown assumption kind");
 }
 
-bool AlignmentAssumption::isTrivial() const {
+bool AlignmentPromise::isTrivial() const {
   auto *C = dyn_cast_or_null<ConstantInt>(Alignment);
   return C && C->isOne();
 }
@@ -76,10 +76,10 @@ static std::string whyPointerUnsupported(Value *P, const DataLayout &DL) {
 }
 
 /// Reads one "align" operand bundle: (ptr, alignment[, offset]).
-static AlignmentAssumption readAlignBundle(CallInst &Assume, unsigned Index,
+static AlignmentPromise readAlignBundle(CallInst &Assume, unsigned Index,
                                            const DataLayout &DL) {
-  AlignmentAssumption A;
-  A.Kind = AssumptionKind::AssumeBundle;
+  AlignmentPromise A;
+  A.Kind = PromiseKind::AssumeBundle;
   A.F = Assume.getFunction();
   A.Assume = &Assume;
   A.Inst = &Assume;
@@ -202,11 +202,11 @@ overAlignedAccesses(Instruction &I, const DataLayout &DL,
 
 /// A promise of Kind, made at Inst (null for a parameter) about Pointer,
 /// with a constant alignment.
-static AlignmentAssumption makePromise(AssumptionKind Kind, Function &F,
+static AlignmentPromise makePromise(PromiseKind Kind, Function &F,
                                        Instruction *Inst, Value *Pointer,
                                        uint64_t Alignment,
                                        const DataLayout &DL) {
-  AlignmentAssumption A;
+  AlignmentPromise A;
   A.Kind = Kind;
   A.F = &F;
   A.Inst = Inst;
@@ -217,10 +217,10 @@ static AlignmentAssumption makePromise(AssumptionKind Kind, Function &F,
   return A;
 }
 
-std::vector<AlignmentAssumption>
-collectAlignmentAssumptions(Function &F, bool IsEntry,
+std::vector<AlignmentPromise>
+collectAlignmentPromises(Function &F, bool IsEntry,
                             const CollectScope &Scope) {
-  std::vector<AlignmentAssumption> Found;
+  std::vector<AlignmentPromise> Found;
   const DataLayout &DL = F.getParent()->getDataLayout();
 
   if (Scope.AllParams || (Scope.EntryParams && IsEntry)) {
@@ -228,7 +228,7 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
       MaybeAlign Align = F.getParamAlign(Arg.getArgNo());
       if (!Align || isABIAlignment(Arg))
         continue;
-      Found.push_back(makePromise(AssumptionKind::ParamAttr, F, nullptr, &Arg,
+      Found.push_back(makePromise(PromiseKind::ParamAttr, F, nullptr, &Arg,
                                   Align->value(), DL));
       Found.back().Param = &Arg;
     }
@@ -241,7 +241,7 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
       for (BasicBlock &BB : F)
         if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
           if (Value *V = Ret->getReturnValue()) {
-            Found.push_back(makePromise(AssumptionKind::ReturnAttr, F, Ret, V,
+            Found.push_back(makePromise(PromiseKind::ReturnAttr, F, Ret, V,
                                         RetAlign->value(), DL));
             break;
           }
@@ -261,8 +261,8 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
       AlignmentTest Test;
       if (matchAlignmentTest(Assume->getArgOperand(0), Test) && Test.Pointer &&
           Test.AlignedWhenTrue) {
-        AlignmentAssumption A;
-        A.Kind = AssumptionKind::AssumeICmp;
+        AlignmentPromise A;
+        A.Kind = PromiseKind::AssumeICmp;
         A.F = &F;
         A.Assume = Assume;
         A.Inst = Assume;
@@ -279,7 +279,7 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
     if (Scope.Returns)
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (MaybeAlign RetAlign = CB->getRetAlign())
-          Found.push_back(makePromise(AssumptionKind::ReturnAttr, F, CB, CB,
+          Found.push_back(makePromise(PromiseKind::ReturnAttr, F, CB, CB,
                                       RetAlign->value(), DL));
 
     if (Scope.Accesses && IsEntry) {
@@ -296,7 +296,7 @@ collectAlignmentAssumptions(Function &F, bool IsEntry,
         if (!comesFromArgument(Ptr) ||
             Access.second <= alignmentFromType(Ptr, DL))
           continue;
-        Found.push_back(makePromise(AssumptionKind::Access, F, &I, Ptr,
+        Found.push_back(makePromise(PromiseKind::Access, F, &I, Ptr,
                                     Access.second.value(), DL));
         Found.back().Guarded = Guarded;
       }
