@@ -3,42 +3,16 @@
 
 #include "Compat.h"
 
-#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/Transforms/Utils/LoopUtils.h"
-#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
 
 namespace alignguard {
 namespace {
-
-/// A condition for a hoisted check: the loop's backedge-taken count is at
-/// least Min (the access runs at all, or runs a second time).
-struct Guard {
-  const SCEV *BackedgeTaken;
-  unsigned Min;
-  bool operator==(const Guard &O) const {
-    return BackedgeTaken == O.BackedgeTaken && Min == O.Min;
-  }
-};
-
-/// A check before it is materialised: an address as a SCEV, valid at
-/// InsertBefore, and the loop trip conditions it needs.
-struct Candidate {
-  Instruction *InsertBefore;
-  const SCEV *Address;
-  SmallVector<Guard, 2> Guards;
-  uint64_t Alignment;
-  bool Hoisted;
-  std::vector<const AlignmentPromise *> Covers;
-};
 
 /// An expression equal to S on L's first iteration and congruent to it,
 /// modulo 2^AlignBits, on every iteration; null when there is none. It
@@ -94,7 +68,7 @@ const SCEV *firstModAlignment(const SCEV *S, const Loop *L, unsigned AlignBits,
 /// checked too, when there is a second iteration: then every address is
 /// first + k * (second - first). The second address goes to Work, to be
 /// hoisted further on its own.
-void hoist(Candidate &C, std::vector<Candidate> &Work, LoopInfo &LI,
+void hoist(AccessCandidate &C, std::vector<AccessCandidate> &Work, LoopInfo &LI,
            DominatorTree &DT, ScalarEvolution &SE) {
   unsigned AlignBits = Log2_64(C.Alignment);
   for (Loop *L = LI.getLoopFor(C.InsertBefore->getParent()); L;
@@ -109,7 +83,7 @@ void hoist(Candidate &C, std::vector<Candidate> &Work, LoopInfo &LI,
     if (!Preheader || !Latch || !Exiting || !DT.dominates(Home, Latch) ||
         (Exiting != Latch && Exiting != L->getHeader()))
       return;
-    for (const Guard &G : C.Guards)
+    for (const LoopGuard &G : C.Guards)
       if (!SE.isLoopInvariant(G.BackedgeTaken, L))
         return;
     // Runs on entry: rotated, or in the header of a loop that tests first
@@ -121,135 +95,59 @@ void hoist(Candidate &C, std::vector<Candidate> &Work, LoopInfo &LI,
     if (!RunsOnEntry && (!Counted || Taken->isZero()))
       return; // unknown whether the access runs, or it never does
 
-    const SCEV *Start = firstModAlignment(C.Address, L, AlignBits, SE);
+    const SCEV *Here = C.Address ? C.Address : SE.getSCEV(C.Pointer);
+    const SCEV *Start = firstModAlignment(Here, L, AlignBits, SE);
     if (!Start) {
       // Affine with a step not known to be a multiple of the alignment:
       // the first and the second address tell.
-      auto *AR = dyn_cast<SCEVAddRecExpr>(C.Address);
+      auto *AR = dyn_cast<SCEVAddRecExpr>(Here);
       if (!AR || AR->getLoop() != L || !AR->isAffine() || !Counted ||
           !SE.isLoopInvariant(AR->getStart(), L))
         return;
       Start = AR->getStart();
-      Candidate Second = C;
+      AccessCandidate Second = C;
       Second.Address = SE.getAddExpr(Start, AR->getStepRecurrence(SE));
       Second.Guards.push_back({Taken, RunsOnEntry ? 1u : 2u});
       Second.InsertBefore = Preheader->getTerminator();
-      Second.Hoisted = true;
+      Second.Placement = CheckPlacement::Hoisted;
       Work.push_back(std::move(Second));
     }
     if (!RunsOnEntry)
       C.Guards.push_back({Taken, 1});
     C.Address = Start;
     C.InsertBefore = Preheader->getTerminator();
-    C.Hoisted = true;
+    C.Placement = CheckPlacement::Hoisted;
   }
-}
-
-/// True when A's check also checks B: at the same place or one that
-/// dominates B's, under the same conditions, of addresses a multiple of the
-/// alignment apart.
-bool covers(const Candidate &A, const Candidate &B, ScalarEvolution &SE,
-            DominatorTree &DT) {
-  if ((A.InsertBefore != B.InsertBefore &&
-       !DT.dominates(A.InsertBefore, B.InsertBefore)) ||
-      A.Alignment < B.Alignment ||
-      A.Guards != B.Guards ||
-      SE.getEffectiveSCEVType(A.Address->getType()) !=
-          SE.getEffectiveSCEVType(B.Address->getType()))
-    return false;
-  const SCEV *Diff = SE.getMinusSCEV(A.Address, B.Address);
-  auto *C = dyn_cast<SCEVConstant>(Diff);
-  return C && C->getAPInt().getZExtValue() % B.Alignment == 0;
 }
 
 } // namespace
 
-std::vector<PlannedAccessCheck>
-planAccessChecks(Function &F, ArrayRef<const AlignmentPromise *> Accesses) {
-  std::vector<PlannedAccessCheck> Plan;
-  if (Accesses.empty())
-    return Plan;
-  // ScalarEvolution needs what loop-simplify and InstCombine would give
-  // this IR later in the pipeline (or gave it in a newer LLVM): preheaders
-  // to hoist to, and `or disjoint` where an `or` adds.
-  compat::markDisjointOrs(F);
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
-  for (const AlignmentPromise *A : Accesses)
-    for (Loop *L = LI.getLoopFor(A->Inst->getParent()); L;
-         L = L->getParentLoop())
-      if (!L->getLoopPreheader())
-        InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
-  TargetLibraryInfoImpl TLII(compat::targetTriple(*F.getParent()));
-  TargetLibraryInfo TLI(TLII, &F);
-  AssumptionCache AC(F);
-  ScalarEvolution SE(F, TLI, AC, DT, LI);
-
-  std::vector<Candidate> Candidates, Work;
+std::vector<AccessCandidate>
+placeAccessChecks(ArrayRef<const AlignmentPromise *> Accesses,
+                  DominatorTree &DT, LoopInfo &LI, ScalarEvolution &SE) {
+  std::vector<AccessCandidate> Placed, Work;
   for (const AlignmentPromise *A : Accesses) {
     auto *Align = cast<ConstantInt>(A->Alignment);
-    Candidate C{A->Inst, nullptr, {}, Align->getZExtValue(), false, {A}};
-    if (SE.isSCEVable(A->Pointer->getType())) {
-      C.Address = SE.getSCEV(A->Pointer);
+    AccessCandidate C{A->Inst,
+                      A->Pointer,
+                      nullptr,
+                      {},
+                      Align->getZExtValue(),
+                      LI.getLoopFor(A->Inst->getParent())
+                          ? CheckPlacement::InLoop
+                          : CheckPlacement::InPlace,
+                      A};
+    if (SE.isSCEVable(A->Pointer->getType()))
       hoist(C, Work, LI, DT, SE);
-    }
-    Candidates.push_back(std::move(C));
+    Placed.push_back(std::move(C));
   }
   while (!Work.empty()) {
-    Candidate C = std::move(Work.back());
+    AccessCandidate C = std::move(Work.back());
     Work.pop_back();
     hoist(C, Work, LI, DT, SE);
-    Candidates.push_back(std::move(C));
+    Placed.push_back(std::move(C));
   }
-  // One check for addresses a multiple of the alignment apart, at one
-  // place or where one check dominates the other.
-  std::vector<bool> Merged(Candidates.size(), false);
-  for (size_t I = 0; I != Candidates.size(); ++I) {
-    if (Merged[I] || !Candidates[I].Address)
-      continue;
-    // Covers are merged by promise: a promise checked at its first and
-    // second address is listed once.
-    for (size_t J = 0; J != Candidates.size(); ++J)
-      if (J != I && !Merged[J] && Candidates[J].Address &&
-          covers(Candidates[I], Candidates[J], SE, DT)) {
-        Merged[J] = true;
-        for (const AlignmentPromise *A : Candidates[J].Covers)
-          if (!is_contained(Candidates[I].Covers, A))
-            Candidates[I].Covers.push_back(A);
-      }
-  }
-
-  // Materialise the hoisted addresses and guards where the checks go.
-  const DataLayout &DL = F.getParent()->getDataLayout();
-  std::unique_ptr<SCEVExpander> Expander =
-      compat::makeSCEVExpander(SE, DL, "ag.first");
-  for (size_t I = 0; I != Candidates.size(); ++I) {
-    if (Merged[I])
-      continue;
-    Candidate &C = Candidates[I];
-    const AlignmentPromise &Rep = *C.Covers.front();
-    const char *Placement = C.Hoisted ? "hoisted"
-                            : LI.getLoopFor(C.InsertBefore->getParent())
-                                ? "in-loop"
-                                : "in-place";
-    PlannedAccessCheck P{C.InsertBefore, Rep.Pointer, nullptr, C.Alignment,
-                         Placement, C.Covers};
-    if (C.Hoisted) {
-      P.Pointer = Expander->expandCodeFor(C.Address, Rep.Pointer->getType(),
-                                         C.InsertBefore);
-      IRBuilder<> B(C.InsertBefore);
-      for (const Guard &G : C.Guards) {
-        Type *Ty = G.BackedgeTaken->getType();
-        Value *Count =
-            Expander->expandCodeFor(G.BackedgeTaken, Ty, C.InsertBefore);
-        Value *Runs = B.CreateICmpUGE(Count, ConstantInt::get(Ty, G.Min),
-                                      "ag.loop.runs");
-        P.Guard = P.Guard ? B.CreateAnd(P.Guard, Runs) : Runs;
-      }
-    }
-    Plan.push_back(std::move(P));
-  }
-  return Plan;
+  return Placed;
 }
 
 } // namespace alignguard

@@ -13,7 +13,10 @@
 //
 // An address `start + i*step` in a loop whose step is a multiple of the
 // alignment (ScalarEvolution) is checked once, as its first address, in the
-// loop's preheader; then again outward while it stays affine. The hoisted
+// loop's preheader; then again outward while it stays affine. This file
+// only decides where: CheckPlanner merges the places (one check for
+// addresses AlignmentFacts shows a multiple of the alignment apart) and
+// CheckEmitter expands the addresses. The hoisted
 // check runs only when the access will: the access must run on every
 // iteration, and for a loop that tests before its body (as clang emits it)
 // the check is guarded by the loop taking at least one iteration. Checks of
@@ -24,37 +27,43 @@
 #ifndef ALIGNGUARD_ACCESSPLACEMENT_H
 #define ALIGNGUARD_ACCESSPLACEMENT_H
 
+#include "AlignmentFacts.h"
+#include "GuardMetadata.h"
 #include "Promises.h"
 
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 
 #include <vector>
 
 namespace alignguard {
 
-/// One check that covers one or more access promises.
-struct PlannedAccessCheck {
+/// Where one access promise can be checked: the earliest valid place, with
+/// the address there still symbolic. A promise whose step is not known to
+/// be a multiple of the alignment has two (first and second address).
+struct AccessCandidate {
   /// The check goes before this instruction.
   llvm::Instruction *InsertBefore;
-  /// The address to check, materialised before InsertBefore.
+  /// The address to check: Pointer itself when not hoisted.
   llvm::Value *Pointer;
-  /// When non-null, an i1 that is true when the access will run (a loop
-  /// that tests first takes at least one iteration): the check fails only
-  /// when both hold.
-  llvm::Value *Guard = nullptr;
+  /// The address at InsertBefore when hoisted (expanded by the emitter);
+  /// null otherwise.
+  const llvm::SCEV *Address = nullptr;
+  /// The check fails only when all of these hold (the loop runs).
+  llvm::SmallVector<LoopGuard, 2> Guards;
   uint64_t Alignment;
-  /// `hoisted` (out of at least one loop), `in-loop` (before the access,
-  /// in its loop) or `in-place` (before the access, which is in no loop).
-  const char *Placement;
-  /// The promises it covers (the first one names the check).
-  std::vector<const AlignmentPromise *> Covers;
+  CheckPlacement Placement;
+  const AlignmentPromise *Promise;
 };
 
-/// Plans the checks of F's access promises and materialises their
-/// addresses and guards (instructions only: the CFG is unchanged).
-std::vector<PlannedAccessCheck>
-planAccessChecks(llvm::Function &F,
-                 llvm::ArrayRef<const AlignmentPromise *> Accesses);
+/// Places the checks of F's access promises (reads IR only). Loops must
+/// have preheaders to hoist to (the preparation step inserts them).
+std::vector<AccessCandidate>
+placeAccessChecks(llvm::ArrayRef<const AlignmentPromise *> Accesses,
+                  llvm::DominatorTree &DT, llvm::LoopInfo &LI,
+                  llvm::ScalarEvolution &SE);
 
 } // namespace alignguard
 

@@ -9,14 +9,18 @@
 #include "AlignGuardAuditPass.h"
 
 #include "AlignmentFacts.h"
-#include "Promises.h"
 #include "AuditReport.h"
+#include "CheckPlanner.h"
 #include "Diagnostics.h"
 #include "EntryPoints.h"
+#include "GuardMetadata.h"
 #include "PointerOrigins.h"
+#include "PromiseDescription.h"
+#include "Promises.h"
 #include "SubjectNames.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Demangle/Demangle.h"
@@ -44,16 +48,29 @@ struct Verdict {
   std::string Reason; ///< empty: none
 };
 
-std::string describeLocation(const DebugLoc &DL) {
-  if (!DL)
-    return "";
-  return (" at " + DL->getFilename() + ":" + Twine(DL.getLine())).str();
+/// The audit's word for the best fact that covers a promise; Unchecked with
+/// no reason when there is none.
+Verdict factVerdict(const std::optional<AlignmentFact> &Fact) {
+  if (!Fact)
+    return {AuditStatus::Unchecked, ""};
+  switch (Fact->Source) {
+  case FactSource::Construction:
+  case FactSource::CodeCheck:
+    return {AuditStatus::Checked, ""};
+  case FactSource::GuardedAssume:
+    return {AuditStatus::Guarded, ""};
+  case FactSource::PlannedCheck:
+  case FactSource::UncheckedAssume:
+    break;
+  }
+  return {AuditStatus::Unchecked, "rests on an unchecked assume" +
+                                      describeLocation(Fact->Where->getDebugLoc())};
 }
 
 class Auditor {
 public:
   Auditor(Module &M, FunctionAnalysisManager &FAM, const AuditOptions &Opts)
-      : M(M), FAM(FAM), Entries(M, entryOptions(Opts)) {}
+      : M(M), FAM(FAM), Opts(Opts), Entries(M, entryOptions(Opts)) {}
 
   AuditReport run();
 
@@ -73,10 +90,14 @@ private:
   /// Whether every caller of Arg's function passes an aligned pointer.
   Verdict paramVerdict(Argument &Arg, uint64_t Alignment);
   AuditFinding describe(const AlignmentPromise &A, const Verdict &V);
+  /// What align-guard with the plan's options does with A (Opts.Plan).
+  void describePlan(const CheckPlan &Plan, const AlignmentPromise &A,
+                    AuditFinding &Out);
   void remark(const AlignmentPromise &A, const AuditFinding &F);
 
   Module &M;
   FunctionAnalysisManager &FAM;
+  const AuditOptions &Opts;
   EntryPoints Entries;
   DenseMap<Function *, std::unique_ptr<AlignmentFacts>> Facts;
   DenseMap<Function *, std::unique_ptr<SubjectNamer>> Namers;
@@ -104,23 +125,12 @@ SubjectNamer &Auditor::namerFor(Function &F) {
 Verdict Auditor::pointerVerdict(Value *Ptr, uint64_t Alignment,
                                 Instruction *At) {
   Function &F = *At->getFunction();
-  // What the IR itself makes aligned: null, an alloca or a global of that
-  // alignment (not an argument or a load: their alignment is a promise).
-  const Value *Object = Ptr->stripPointerCasts();
-  if (isa<ConstantPointerNull>(Object) ||
-      ((isa<AllocaInst>(Object) || isa<GlobalVariable>(Object)) &&
-       Object->getPointerAlignment(M.getDataLayout()).value() >= Alignment))
-    return {AuditStatus::Checked, ""};
-  const AlignmentFact *Fact =
-      factsFor(F).find(Ptr, Alignment, 0, At, /*Ignore=*/At);
-  if (Fact && Fact->Source == FactSource::GuardedAssume)
-    return {AuditStatus::Guarded, ""};
-  if (Fact && Fact->Source == FactSource::CodeCheck)
-    return {AuditStatus::Checked, ""};
-  if (Fact)
-    return {AuditStatus::Unchecked,
-            "rests on an unchecked assume" +
-                describeLocation(Fact->Where->getDebugLoc())};
+  AddressQuery Q;
+  Q.Pointer = Ptr;
+  Q.Alignment = Alignment;
+  if (Verdict V = factVerdict(factsFor(F).find(Q, At, /*Ignore=*/At));
+      V.Status != AuditStatus::Unchecked || !V.Reason.empty())
+    return V;
   // A parameter plus a constant multiple of the alignment (seen through
   // casts and spill slots): as aligned as the callers make it.
   const DataLayout &DL = M.getDataLayout();
@@ -186,26 +196,15 @@ Verdict Auditor::paramVerdict(Argument &Arg, uint64_t Alignment) {
   return Result;
 }
 
-/// The alignment and offset of A as numbers, when they are constants.
-void constants(const AlignmentPromise &A, std::optional<uint64_t> &Align,
-               std::optional<int64_t> &Offset) {
-  if (auto *C = dyn_cast_or_null<ConstantInt>(A.Alignment))
-    Align = C->getValue().getLimitedValue();
-  if (!A.Offset)
-    Offset = 0;
-  else if (auto *C = dyn_cast<ConstantInt>(A.Offset))
-    Offset = C->getValue().sextOrTrunc(64).getSExtValue();
-}
-
 Verdict Auditor::classify(const AlignmentPromise &A) {
   Function &F = *A.F;
   if (!A.isSupported())
     return {AuditStatus::Unsupported, A.Unsupported};
   if (A.Guarded)
     return {AuditStatus::Guarded, ""};
-  std::optional<uint64_t> Align;
-  std::optional<int64_t> Offset;
-  constants(A, Align, Offset);
+  PromiseDescription D = describePromise(A, namerFor(F));
+  std::optional<uint64_t> Align = D.Alignment;
+  std::optional<int64_t> Offset = D.Offset;
   if (Align && *Align == 1)
     return {AuditStatus::Checked, "alignment 1 holds for every pointer"};
   if (!Align || !Offset)
@@ -242,13 +241,14 @@ Verdict Auditor::classify(const AlignmentPromise &A) {
   case PromiseKind::Access: {
     if (*Offset == 0)
       return pointerVerdict(A.Pointer, *Align, A.Inst);
-    const AlignmentFact *Fact = factsFor(F).find(A.Pointer, *Align, *Offset,
-                                                    A.Inst, A.Inst);
-    if (Fact && Fact->Source == FactSource::GuardedAssume)
-      return {AuditStatus::Guarded, ""};
-    if (Fact && Fact->Source == FactSource::CodeCheck)
-      return {AuditStatus::Checked, ""};
-    return {AuditStatus::Unchecked, "nothing checks it"};
+    AddressQuery Q;
+    Q.Pointer = A.Pointer;
+    Q.Alignment = *Align;
+    Q.Offset = *Offset;
+    Verdict V = factVerdict(factsFor(F).find(Q, A.Inst, A.Inst));
+    if (V.Status == AuditStatus::Unchecked)
+      V.Reason = "nothing checks it";
+    return V;
   }
   }
   llvm_unreachable("unknown assumption kind");
@@ -256,61 +256,47 @@ Verdict Auditor::classify(const AlignmentPromise &A) {
 
 AuditFinding Auditor::describe(const AlignmentPromise &A,
                                const Verdict &V) {
-  Function &F = *A.F;
-  SubjectNamer &Namer = namerFor(F);
+  PromiseDescription D = describePromise(A, namerFor(*A.F));
   AuditFinding Out;
-  Out.Function = demangle(F.getName().str());
-  Out.Kind = promiseKindName(A.Kind).str();
-  // An assume that align-guard made from an `align` parameter keeps
-  // reporting as that parameter.
-  // ... and one whose fallback could not be used says why (the notes of
-  // GuardedMDName).
-  if (A.Guarded && A.Inst)
-    if (MDNode *Notes = A.Inst->getMetadata(GuardedMDName))
-      for (const MDOperand &Op : Notes->operands())
-        if (auto *Note = dyn_cast<MDString>(Op.get())) {
-          StringRef Text = Note->getString();
-          if (Text == promiseKindName(PromiseKind::ParamAttr))
-            Out.Kind = Text.str();
-          else if (Text == "hoisted" || Text == "in-loop" ||
-                   Text == "in-place")
-            Out.Placement = Text.str();
-          else if (Text.find("fallback-unsafe") == 0)
-            Out.Reason = Text.str();
-        }
-  constants(A, Out.Alignment, Out.Offset);
-
-  if (A.Kind == PromiseKind::ReturnAttr) {
-    auto *CB = dyn_cast<CallBase>(A.Inst);
-    Function *Callee = CB ? CB->getCalledFunction() : &F;
-    Out.Subject = "the pointer returned by " +
-                  (Callee ? "'" + demangle(Callee->getName().str()) + "'"
-                          : std::string("an indirect call"));
-  } else if (const Argument *Arg = argumentOf(A.Pointer)) {
-    Out.Argument = Arg->getArgNo();
-    Out.Subject = Namer.describe(A.Pointer);
-  } else if (A.Kind == PromiseKind::Access) {
-    const Value *Root = pointerRoot(A.Pointer);
-    if (auto *Arg = dyn_cast<Argument>(Root))
-      Out.Argument = Arg->getArgNo();
-    Out.Subject = Namer.describe(Root);
-  } else if (A.Pointer) {
-    Out.Subject = Namer.describe(A.Pointer);
-  }
-
-  DebugLoc Loc = A.Inst ? A.Inst->getDebugLoc() : DebugLoc();
-  if (Loc) {
-    Out.File = Loc->getFilename().str();
-    Out.Line = Loc.getLine();
-    Out.Column = Loc.getCol();
-  } else if (DISubprogram *SP = F.getSubprogram()) {
-    Out.File = SP->getFilename().str();
-    Out.Line = SP->getLine();
-  }
+  Out.Function = D.Function;
+  Out.Kind = promiseKindName(D.Kind).str();
+  Out.Subject = D.Subject;
+  Out.Argument = D.Argument;
+  Out.Alignment = D.Alignment;
+  Out.Offset = D.Offset;
+  Out.File = D.File;
+  Out.Line = D.Line;
+  Out.Column = D.Column;
   Out.Status = V.Status;
-  if (!V.Reason.empty())
-    Out.Reason = V.Reason;
+  Out.Reason = V.Reason;
+  // What align-guard recorded on the promise: an access check's placement,
+  // why the requested action could not be used.
+  if (A.Guarded && A.Inst)
+    if (std::optional<GuardNote> Note = readGuardNote(*A.Inst)) {
+      if (Note->Placement)
+        Out.Placement = checkPlacementName(*Note->Placement).str();
+      if (!Note->Downgrade.empty())
+        Out.Reason = Note->Downgrade;
+    }
   return Out;
+}
+
+void Auditor::describePlan(const CheckPlan &Plan, const AlignmentPromise &A,
+                           AuditFinding &Out) {
+  PlannedAction P;
+  const LeftOutPromise *Left = nullptr;
+  int Site = Plan.siteOf(&A, &Left);
+  if (Left && Left->Reason != LeftOutReason::Covered) {
+    P.Reason = Left->Why;
+  } else if (Site >= 0) {
+    const CheckSite &S = Plan.Sites[Site];
+    P.Check = !Left;
+    P.Site = Site;
+    P.Action = failureActionName(S.Policy.Action).str();
+    P.Placement = checkPlacementName(S.Placement).str();
+    P.Reason = Left ? Left->Why : S.Policy.Downgrade;
+  }
+  Out.Planned = P;
 }
 
 void Auditor::remark(const AlignmentPromise &A, const AuditFinding &F) {
@@ -354,13 +340,28 @@ AuditReport Auditor::run() {
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    for (const AlignmentPromise &A :
-         collectAlignmentPromises(F, Entries.isEntry(F), Scope)) {
+    std::vector<AlignmentPromise> Promises =
+        collectAlignmentPromises(F, Entries.isEntry(F), Scope);
+    std::optional<CheckPlan> Plan;
+    if (Opts.Plan && !Promises.empty() && !isOptedOut(F))
+      Plan = planChecks(F, Promises,
+                        {Opts.Guard.Action, Opts.Guard.ReturnValue,
+                         Opts.Guard.Accesses, Entries.isEntry(F)},
+                        {FAM.getResult<DominatorTreeAnalysis>(F),
+                         FAM.getResult<LoopAnalysis>(F),
+                         FAM.getResult<ScalarEvolutionAnalysis>(F)});
+    for (const AlignmentPromise &A : Promises) {
       Verdict V = classify(A);
       if (!isVerified(V.Status) && isOptedOut(F))
         V.Reason += std::string(V.Reason.empty() ? "" : "; ") +
                     "the function opts out with \"no-align-guard\"";
       Report.Findings.push_back(describe(A, V));
+      if (Plan)
+        describePlan(*Plan, A, Report.Findings.back());
+      else if (Opts.Plan)
+        Report.Findings.back().Planned =
+            PlannedAction{false, std::nullopt, "", "",
+                          "the function opts out with \"no-align-guard\""};
       remark(A, Report.Findings.back());
     }
   }

@@ -31,6 +31,16 @@ public:
   explicit AlignGuardAuditPass(AuditOptions Opts) : Opts(std::move(Opts)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
+  /// Prints `align-guard-audit<...>` for -print-pipeline-passes, in the
+  /// form the pipeline parser reads back (the class name is no pass name to
+  /// it).
+  void printPipeline(
+      llvm::raw_ostream &OS,
+      llvm::function_ref<llvm::StringRef(llvm::StringRef)> /*MapClassName*/) {
+    OS << "align-guard-audit<";
+    printAuditOptions(OS, Opts);
+    OS << '>';
+  }
 
 private:
   AuditOptions Opts;

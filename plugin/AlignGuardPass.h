@@ -39,6 +39,15 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   /// Instrument optnone functions too: clang -O0 marks every function so.
   static bool isRequired() { return true; }
+  /// Prints `align-guard<...>` for -print-pipeline-passes, in the form the
+  /// pipeline parser reads back (the class name is no pass name to it).
+  void printPipeline(
+      llvm::raw_ostream &OS,
+      llvm::function_ref<llvm::StringRef(llvm::StringRef)> /*MapClassName*/) {
+    OS << "align-guard<";
+    printAlignGuardOptions(OS, Opts);
+    OS << '>';
+  }
 
 private:
   AlignGuardOptions Opts;

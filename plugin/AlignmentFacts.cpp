@@ -1,9 +1,11 @@
 //===- AlignmentFacts.cpp - What a function already knows about alignment -===//
 #include "AlignmentFacts.h"
 
-#include "Promises.h"
 #include "Compat.h"
+#include "GuardMetadata.h"
+#include "IRShapes.h"
 #include "PointerOrigins.h"
+#include "Promises.h"
 #include "RuntimeABI.h"
 
 #include "llvm/ADT/SmallSet.h"
@@ -54,7 +56,7 @@ void AlignmentFacts::addTest(const AlignmentTest &Test, FactSource Source,
 
 AlignmentFacts::AlignmentFacts(Function &F, const DominatorTree &DT,
                                ScalarEvolution *SE)
-    : DT(DT), SE(SE) {
+    : DT(DT), SE(SE), DL(F.getParent()->getDataLayout()) {
   for (Instruction &I : instructions(F)) {
     if (auto *Br = dyn_cast<BranchInst>(&I)) {
       if (Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
@@ -68,23 +70,20 @@ AlignmentFacts::AlignmentFacts(Function &F, const DominatorTree &DT,
     auto *Assume = dyn_cast<AssumeInst>(&I);
     if (!Assume)
       continue;
-    FactSource Source = Assume->getMetadata(GuardedMDName)
-                            ? FactSource::GuardedAssume
-                            : FactSource::UncheckedAssume;
-    for (unsigned Idx = 0, E = Assume->getNumOperandBundles(); Idx != E;
-         ++Idx) {
-      OperandBundleUse Bundle = Assume->getOperandBundleAt(Idx);
-      if (Bundle.getTagName() != "align" || Bundle.Inputs.size() < 2)
-        continue;
+    FactSource Source = isGuarded(*Assume) ? FactSource::GuardedAssume
+                                           : FactSource::UncheckedAssume;
+    forEachAlignBundle(*Assume, [&](unsigned, OperandBundleUse Bundle) {
+      if (Bundle.Inputs.size() < 2)
+        return;
       auto *A = dyn_cast<ConstantInt>(Bundle.Inputs[1]);
       if (!A)
-        continue;
+        return;
       AlignmentTest Test;
       Test.Pointer = Bundle.Inputs[0];
       Test.Alignment = A->getValue();
       Test.Offset = Bundle.Inputs.size() == 3 ? Bundle.Inputs[2].get() : nullptr;
       addTest(Test, Source, Assume, nullptr);
-    }
+    });
     AlignmentTest Test;
     if (matchAlignmentTest(Assume->getArgOperand(0), Test) &&
         Test.AlignedWhenTrue)
@@ -219,6 +218,9 @@ void AlignmentFacts::addChecks(SwitchInst &Switch) {
 
 bool AlignmentFacts::holdsAt(const AlignmentFact &Fact,
                              const Instruction *At) const {
+  // A planned check goes before Where: it holds there already.
+  if (Fact.Source == FactSource::PlannedCheck)
+    return Fact.Where == At || DT.dominates(Fact.Where, At);
   if (!Fact.GoodSuccessor)
     return Fact.Where != At && DT.dominates(Fact.Where, At);
   BasicBlockEdge Good(Fact.Where->getParent(), Fact.GoodSuccessor);
@@ -251,58 +253,87 @@ unsigned AlignmentFacts::trailingZeros(const SCEV *S, const Instruction *At,
   return std::max(Known, std::min(Mine, Width));
 }
 
-bool AlignmentFacts::covers(const AlignmentFact &Fact, Value *Ptr,
-                            uint64_t Alignment, int64_t Offset,
+bool AlignmentFacts::covers(const AlignmentFact &Fact, const AddressQuery &Q,
                             const Instruction *At) const {
-  if (!Fact.Pointer || Fact.Alignment < Alignment)
+  if ((!Fact.Pointer && !Fact.Address) || Fact.Alignment < Q.Alignment)
     return false;
-  // Ptr - Offset = (Fact.Pointer - Fact.Offset) + Delta, with
-  // Delta = (Ptr - Fact.Pointer) + Fact.Offset - Offset: aligned when
-  // Delta is a multiple of Alignment.
-  const DataLayout &DL = Fact.Where->getModule()->getDataLayout();
-  auto Strip = [&](Value *V, APInt &Acc) {
-    Acc = APInt(DL.getIndexTypeSizeInBits(V->getType()), 0);
-    return sameAddress(
-        V->stripAndAccumulateConstantOffsets(DL, Acc, /*AllowNonInbounds=*/true));
-  };
-  APInt PtrOff, FactOff;
-  const Value *PtrBase = Strip(Ptr, PtrOff);
-  const Value *FactBase = Strip(Fact.Pointer, FactOff);
-  if (PtrBase == FactBase && PtrOff.getBitWidth() == FactOff.getBitWidth()) {
-    uint64_t Delta = (PtrOff - FactOff).getZExtValue() +
-                     static_cast<uint64_t>(Fact.Offset) -
-                     static_cast<uint64_t>(Offset);
-    return Delta % Alignment == 0; // modulo 2^64, Alignment a power of two
+  // A conditional fact helps only an asker under the same conditions.
+  for (const LoopGuard &G : Fact.Conditions)
+    if (!is_contained(Q.Under, G))
+      return false;
+  // Q - Q.Offset = (Fact.Pointer - Fact.Offset) + Delta, with
+  // Delta = (Q - Fact.Pointer) + Fact.Offset - Q.Offset: aligned when
+  // Delta is a multiple of the alignment.
+  if (Q.Pointer && Fact.Pointer) {
+    auto Strip = [&](Value *V, APInt &Acc) {
+      Acc = APInt(DL.getIndexTypeSizeInBits(V->getType()), 0);
+      return sameAddress(V->stripAndAccumulateConstantOffsets(
+          DL, Acc, /*AllowNonInbounds=*/true));
+    };
+    APInt PtrOff, FactOff;
+    const Value *PtrBase = Strip(Q.Pointer, PtrOff);
+    const Value *FactBase = Strip(Fact.Pointer, FactOff);
+    if (PtrBase == FactBase && PtrOff.getBitWidth() == FactOff.getBitWidth()) {
+      uint64_t Delta = (PtrOff - FactOff).getZExtValue() +
+                       static_cast<uint64_t>(Fact.Offset) -
+                       static_cast<uint64_t>(Q.Offset);
+      return Delta % Q.Alignment == 0; // modulo 2^64, a power of two
+    }
   }
-  if (!SE || !SE->isSCEVable(Ptr->getType()) ||
-      !SE->isSCEVable(Fact.Pointer->getType()))
+  if (!SE)
     return false;
+  auto SCEVOf = [&](Value *V, const SCEV *S) -> const SCEV * {
+    if (S)
+      return S;
+    return SE->isSCEVable(V->getType()) ? SE->getSCEV(V) : nullptr;
+  };
   // SCEV sees through bitcasts (typed pointers differ in pointee only).
-  const SCEV *PtrS = SE->getSCEV(Ptr), *FactS = SE->getSCEV(Fact.Pointer);
-  if (SE->getEffectiveSCEVType(PtrS->getType()) !=
-      SE->getEffectiveSCEVType(FactS->getType()))
+  const SCEV *PtrS = SCEVOf(Q.Pointer, Q.Address);
+  const SCEV *FactS = SCEVOf(Fact.Pointer, Fact.Address);
+  if (!PtrS || !FactS ||
+      SE->getEffectiveSCEVType(PtrS->getType()) !=
+          SE->getEffectiveSCEVType(FactS->getType()))
     return false;
   const SCEV *Diff = SE->getMinusSCEV(PtrS, FactS);
   if (isa<SCEVCouldNotCompute>(Diff) || !Diff->getType()->isIntegerTy())
     return false;
   Diff = SE->getAddExpr(
       Diff, SE->getConstant(Diff->getType(),
-                            static_cast<uint64_t>(Fact.Offset - Offset),
+                            static_cast<uint64_t>(Fact.Offset - Q.Offset),
                             /*isSigned=*/true));
-  return trailingZeros(Diff, At, 0) >= Log2_64(Alignment);
+  return trailingZeros(Diff, At, 0) >= Log2_64(Q.Alignment);
 }
 
-const AlignmentFact *AlignmentFacts::find(Value *Ptr, uint64_t Alignment,
-                                          int64_t Offset, const Instruction *At,
-                                          const Instruction *Ignore) const {
+bool alignedByConstruction(const Value *Ptr, uint64_t Alignment,
+                           const DataLayout &DL) {
+  const Value *Object = Ptr->stripPointerCasts();
+  return isa<ConstantPointerNull>(Object) ||
+         ((isa<AllocaInst>(Object) || isa<GlobalVariable>(Object)) &&
+          Object->getPointerAlignment(DL).value() >= Alignment);
+}
+
+std::optional<AlignmentFact>
+AlignmentFacts::find(const AddressQuery &Q, const Instruction *At,
+                     const Instruction *Ignore) const {
+  if (Q.Pointer && Q.Offset == 0 &&
+      alignedByConstruction(Q.Pointer, Q.Alignment, DL))
+    return AlignmentFact{FactSource::Construction, Q.Pointer, Q.Alignment, 0,
+                         At};
   const AlignmentFact *Best = nullptr;
   for (const AlignmentFact &Fact : Facts) {
     if (Fact.Where == Ignore || (Best && Best->Source <= Fact.Source))
       continue;
-    if (holdsAt(Fact, At) && covers(Fact, Ptr, Alignment, Offset, At))
+    if (holdsAt(Fact, At) && covers(Fact, Q, At))
       Best = &Fact;
   }
-  return Best;
+  if (!Best)
+    return std::nullopt;
+  return *Best;
+}
+
+void AlignmentFacts::addPlanned(AlignmentFact Fact) {
+  Fact.Source = FactSource::PlannedCheck;
+  Facts.push_back(std::move(Fact));
 }
 
 } // namespace alignguard

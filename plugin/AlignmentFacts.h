@@ -1,6 +1,7 @@
 //===- AlignmentFacts.h - What a function already knows about alignment ---===//
 //
-// The audit asks, for each promise, whether something established it first.
+// The one answer to "is this promise already checked", for the audit and
+// the guard alike: each asks whether something established it first.
 // A fact says "Pointer - Offset is Alignment-aligned" from some program point
 // on; this file finds them and answers whether one covers a promise:
 //
@@ -9,6 +10,8 @@
 //   check:   code that tests the low bits itself and branches away when
 //            they are not zero (Halide's host-alignment assert, a C
 //            `if ((uintptr_t)p & 63) abort();`): holds below the good edge
+//   construction: null, an alloca or a global of that alignment
+//   planned: a check the guard's planner has decided on (CheckPlanner.h)
 //   unchecked: an assume nobody checks (a fact the optimiser will use, so
 //            a promise resting on it is as unchecked as the assume)
 //
@@ -33,10 +36,13 @@
 #ifndef ALIGNGUARD_ALIGNMENTFACTS_H
 #define ALIGNGUARD_ALIGNMENTFACTS_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 
+#include <optional>
 #include <vector>
 
 namespace llvm {
@@ -46,17 +52,52 @@ class ScalarEvolution;
 
 namespace alignguard {
 
-enum class FactSource { GuardedAssume, CodeCheck, UncheckedAssume };
+/// Where a fact comes from, best first: find() returns the best that holds.
+enum class FactSource {
+  Construction,  ///< null, or an alloca or global of enough alignment
+  GuardedAssume, ///< a check align-guard inserted (an earlier run)
+  CodeCheck,     ///< the code's own low-bits test
+  PlannedCheck,  ///< a check the planner has decided to insert
+  UncheckedAssume,
+};
+
+/// A condition under which a hoisted check tests: the loop's backedge-taken
+/// count is at least Min (the access runs at all, or runs a second time).
+struct LoopGuard {
+  const llvm::SCEV *BackedgeTaken;
+  unsigned Min;
+  bool operator==(const LoopGuard &O) const {
+    return BackedgeTaken == O.BackedgeTaken && Min == O.Min;
+  }
+};
 
 struct AlignmentFact {
   FactSource Source;
-  llvm::Value *Pointer; ///< null for an integer fact (then Integer)
-  uint64_t Alignment; ///< a power of two
-  int64_t Offset;     ///< Pointer - Offset is aligned
-  /// The assume, or the branch whose good edge establishes the fact.
+  llvm::Value *Pointer; ///< null for an integer fact or a SCEV address
+  uint64_t Alignment;   ///< a power of two
+  int64_t Offset;       ///< Pointer - Offset is aligned
+  /// The assume, the branch whose good edge establishes the fact, or the
+  /// instruction a planned check goes before.
   const llvm::Instruction *Where;
   const llvm::BasicBlock *GoodSuccessor = nullptr; ///< checks only
   llvm::Value *Integer = nullptr; ///< an integer known to be a multiple
+  /// A planned check's address when it is not a value yet (hoisted).
+  const llvm::SCEV *Address = nullptr;
+  /// The fact holds only under these conditions (hoisted checks).
+  llvm::SmallVector<LoopGuard, 2> Conditions;
+  /// PlannedCheck: the index of the site in the plan, and of the check
+  /// in the site.
+  unsigned Site = 0, Check = 0;
+};
+
+/// A pointer, or an address that is not a value yet, to ask about.
+struct AddressQuery {
+  llvm::Value *Pointer = nullptr;      ///< or null, then Address
+  const llvm::SCEV *Address = nullptr; ///< or null, then Pointer's SCEV
+  uint64_t Alignment;
+  int64_t Offset = 0;
+  /// The conditions under which the asker needs the fact.
+  llvm::ArrayRef<LoopGuard> Under = {};
 };
 
 class AlignmentFacts {
@@ -65,17 +106,21 @@ public:
   AlignmentFacts(llvm::Function &F, const llvm::DominatorTree &DT,
                  llvm::ScalarEvolution *SE);
 
-  /// The best fact (guarded, then check, then unchecked assume) that holds
-  /// at At and shows `Ptr - Offset` aligned to Alignment; null when none.
-  /// Ignore is a fact-making instruction not to count (the promise itself).
-  const AlignmentFact *find(llvm::Value *Ptr, uint64_t Alignment,
-                            int64_t Offset, const llvm::Instruction *At,
-                            const llvm::Instruction *Ignore = nullptr) const;
+  /// The best fact that holds at At and shows `Ptr - Offset` aligned to
+  /// Alignment; none when nothing does. Ignore is a fact-making instruction
+  /// not to count (the promise itself).
+  std::optional<AlignmentFact>
+  find(const AddressQuery &Q, const llvm::Instruction *At,
+       const llvm::Instruction *Ignore = nullptr) const;
+
+  /// Records a check the planner will insert before Where: from there on
+  /// (and under Fact.Conditions) it is a fact.
+  void addPlanned(AlignmentFact Fact);
 
 private:
   bool holdsAt(const AlignmentFact &Fact, const llvm::Instruction *At) const;
-  bool covers(const AlignmentFact &Fact, llvm::Value *Ptr, uint64_t Alignment,
-              int64_t Offset, const llvm::Instruction *At) const;
+  bool covers(const AlignmentFact &Fact, const AddressQuery &Q,
+              const llvm::Instruction *At) const;
   /// Low bits of S known to be zero at At, with the integer facts.
   unsigned trailingZeros(const llvm::SCEV *S, const llvm::Instruction *At,
                          unsigned Depth) const;
@@ -87,8 +132,15 @@ private:
 
   const llvm::DominatorTree &DT;
   llvm::ScalarEvolution *SE;
+  const llvm::DataLayout &DL;
   std::vector<AlignmentFact> Facts;
 };
+
+/// True when the IR itself makes Ptr Alignment-aligned: null, or an alloca
+/// or global of that alignment (not an argument or a load: their alignment
+/// is a promise).
+bool alignedByConstruction(const llvm::Value *Ptr, uint64_t Alignment,
+                           const llvm::DataLayout &DL);
 
 } // namespace alignguard
 

@@ -166,6 +166,15 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
           J.attribute("status", auditStatusName(F.Status));
           J.attribute("reason", orNull(F.Reason));
           J.attribute("placement", orNull(F.Placement));
+          if (F.Planned)
+            J.attributeObject("plan", [&] {
+              const PlannedAction &P = *F.Planned;
+              J.attribute("check", P.Check);
+              J.attribute("site", optional(P.Site));
+              J.attribute("action", orNull(P.Action));
+              J.attribute("placement", orNull(P.Placement));
+              J.attribute("reason", orNull(P.Reason));
+            });
         });
       }
     });

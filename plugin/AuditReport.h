@@ -33,6 +33,15 @@ inline bool isVerified(AuditStatus S) {
          S == AuditStatus::Implied;
 }
 
+/// What align-guard would do with a promise (`align-guard-audit<plan>`).
+struct PlannedAction {
+  bool Check = false;        ///< it gets a check of its own
+  std::optional<int> Site;   ///< the site that checks or covers it
+  std::string Action;        ///< that site's failure action
+  std::string Placement;     ///< that site's placement
+  std::string Reason;        ///< why no check, or why the action changed
+};
+
 struct AuditFinding {
   std::string Function;
   std::string Kind; ///< promiseKindName
@@ -47,6 +56,8 @@ struct AuditFinding {
   /// For an access that align-guard<accesses> checks: `hoisted` (before
   /// the loop), `in-loop`, or `in-place` (no loop around it); empty: null.
   std::string Placement;
+  /// With `plan`: what align-guard would do.
+  std::optional<PlannedAction> Planned;
 };
 
 struct AuditSummary {

@@ -43,6 +43,14 @@
 #include "llvm/Analysis/EHPersonalities.h"
 #endif
 
+// Instrumentation.h (PrepareToSplitEntryBlock) moved from Transforms/ to
+// Transforms/Utils/ between LLVM 19 and 22.
+#if __has_include("llvm/Transforms/Utils/Instrumentation.h")
+#include "llvm/Transforms/Utils/Instrumentation.h"
+#else
+#include "llvm/Transforms/Instrumentation.h"
+#endif
+
 // PassPlugin.h moved to llvm/Plugins/ in LLVM 22.
 #if __has_include("llvm/Plugins/PassPlugin.h")
 #define ALIGNGUARD_PASS_PLUGIN_H "llvm/Plugins/PassPlugin.h"
@@ -162,21 +170,22 @@ makeSCEVExpander(llvm::ScalarEvolution &SE, const llvm::DataLayout &DL,
 #endif
 }
 
-/// Marks the `or`s whose operands share no bit as disjoint: from LLVM 18 on
-/// ScalarEvolution reads only a disjoint `or` as an add (older versions
-/// test the bits themselves), and IR from an older LLVM (Halide 14's)
-/// carries no such flag.
-inline void markDisjointOrs(llvm::Function &F) {
+/// Marks I disjoint when it is an `or` whose operands provably share no
+/// bit; returns true when it did. The flag exists from LLVM 18 on; older
+/// versions test the bits themselves, so this does nothing there.
+inline bool markDisjointIfNoCommonBits(llvm::Instruction &I) {
 #if LLVM_VERSION_MAJOR >= 18
-  const llvm::DataLayout &DL = F.getParent()->getDataLayout();
-  for (llvm::Instruction &I : llvm::instructions(F))
-    if (auto *Or = llvm::dyn_cast<llvm::PossiblyDisjointInst>(&I))
-      if (!Or->isDisjoint() &&
-          llvm::haveNoCommonBitsSet(I.getOperand(0), I.getOperand(1),
-                                    llvm::SimplifyQuery(DL, &I)))
-        Or->setIsDisjoint(true);
+  auto *Or = llvm::dyn_cast<llvm::PossiblyDisjointInst>(&I);
+  if (!Or || Or->isDisjoint() ||
+      !llvm::haveNoCommonBitsSet(
+          I.getOperand(0), I.getOperand(1),
+          llvm::SimplifyQuery(I.getModule()->getDataLayout(), &I)))
+    return false;
+  Or->setIsDisjoint(true);
+  return true;
 #else
-  (void)F;
+  (void)I;
+  return false;
 #endif
 }
 

@@ -10,7 +10,9 @@
 #define ALIGNGUARD_DIAGNOSTICS_H
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
 
 #include <string>
@@ -27,9 +29,30 @@ private:
   std::string Message;
 };
 
+/// A problem at a place in a function's source: the location travels in the
+/// diagnostic (DiagnosticInfoWithLocationBase), printed as
+/// `align-guard: file:line:col: Message` when there is debug info.
+class AlignGuardLocatedDiagnostic
+    : public llvm::DiagnosticInfoWithLocationBase {
+public:
+  AlignGuardLocatedDiagnostic(const llvm::Function &F,
+                              const llvm::DiagnosticLocation &Loc,
+                              const llvm::Twine &Message,
+                              llvm::DiagnosticSeverity Severity);
+  void print(llvm::DiagnosticPrinter &DP) const override;
+
+private:
+  std::string Message;
+};
+
 /// Emits Message at the given severity; the text says which pass speaks.
 void diagnose(llvm::LLVMContext &Ctx, const llvm::Twine &Message,
               llvm::DiagnosticSeverity Severity);
+
+/// Emits a warning about F at Loc (which may be empty): `align-guard: `,
+/// the location when known, then Message.
+void warnAt(const llvm::Function &F, const llvm::DebugLoc &Loc,
+            const llvm::Twine &Message);
 
 } // namespace alignguard
 

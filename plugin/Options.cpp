@@ -1,11 +1,14 @@
 //===- Options.cpp - align-guard pass parameters -------------------------===//
 //
-// Parses `align-guard<abort|trap|recover;entry=GLOB;exclude=GLOB>`.
+// Parses and prints the parameters of `align-guard<...>` and
+// `align-guard-audit<...>` (Options.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Options.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -64,6 +67,42 @@ static bool parseActionWord(StringRef Word, FailureAction &Action) {
   return false;
 }
 
+/// Handles align-guard's own words: the failure actions (abort, trap,
+/// recover, return=N, fallback) and `accesses`, for both passes. Returns
+/// false when Param is none of them; an Error when it is one but is bad.
+/// ActionWord is the first action given, to name it in a conflict.
+static Expected<bool> parseGuardWord(StringRef Pass, StringRef Param,
+                                     AlignGuardOptions &Opts,
+                                     StringRef &ActionWord) {
+  if (Param == "accesses") {
+    Opts.Accesses = true;
+    return true;
+  }
+  FailureAction Action;
+  bool IsAction = parseActionWord(Param, Action);
+  StringRef Value = Param;
+  if (Value.consume_front("return=") || Param == "return") {
+    int64_t N;
+    if (Param == "return" || Value.getAsInteger(10, N))
+      return invalidParameter(Pass, Param,
+                              "expected return=N, N a decimal integer");
+    Opts.ReturnValue = N;
+    Action = FailureAction::Return;
+    IsAction = true;
+  }
+  if (!IsAction)
+    return false;
+  // The same action twice is fine; two different ones (or two return
+  // values) are not.
+  if (!ActionWord.empty() && ActionWord != Param)
+    return invalidParameter(Pass, Param,
+                            "conflicts with '" + ActionWord +
+                                "'; give one failure action");
+  ActionWord = Param;
+  Opts.Action = Action;
+  return true;
+}
+
 Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
   AlignGuardOptions Opts;
   StringRef ActionWord; // the first action given, to name it in a conflict
@@ -73,33 +112,12 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     if (Param.empty())
       continue;
 
-    FailureAction Action;
-    bool IsAction = parseActionWord(Param, Action);
-    StringRef Value = Param;
-    if (Value.consume_front("return=") || Param == "return") {
-      int64_t N;
-      if (Param == "return" || Value.getAsInteger(10, N))
-        return invalidParameter("align-guard", Param,
-                                "expected return=N, N a decimal integer");
-      Opts.ReturnValue = N;
-      Action = FailureAction::Return;
-      IsAction = true;
-    }
-    if (Param == "accesses") {
-      Opts.Accesses = true;
+    Expected<bool> IsGuardWord =
+        parseGuardWord("align-guard", Param, Opts, ActionWord);
+    if (!IsGuardWord)
+      return IsGuardWord.takeError();
+    if (*IsGuardWord)
       continue;
-    }
-    if (IsAction) {
-      // The same action twice is fine; two different ones (or two return
-      // values) are not.
-      if (!ActionWord.empty() && ActionWord != Param)
-        return invalidParameter("align-guard", Param,
-                                "conflicts with '" + ActionWord +
-                                    "'; give one failure action");
-      ActionWord = Param;
-      Opts.Action = Action;
-      continue;
-    }
 
     Expected<bool> IsGlob = parseEntryGlob("align-guard", Param,
                                            Opts.EntryGlobs, Opts.ExcludeGlobs);
@@ -117,7 +135,7 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
 
 Expected<AuditOptions> parseAuditOptions(StringRef Params) {
   AuditOptions Opts;
-  StringRef FormatWord;
+  StringRef FormatWord, ActionWord;
   while (!Params.empty()) {
     StringRef Param;
     std::tie(Param, Params) = Params.split(';');
@@ -142,6 +160,10 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       Opts.FailOnUnchecked = true;
       continue;
     }
+    if (Param == "plan") {
+      Opts.Plan = true;
+      continue;
+    }
     if (Param.consume_front("output=")) {
       if (Param.empty())
         return invalidParameter("align-guard-audit", "output=",
@@ -149,6 +171,12 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       Opts.Output = Param.str();
       continue;
     }
+    Expected<bool> IsGuardWord =
+        parseGuardWord("align-guard-audit", Param, Opts.Guard, ActionWord);
+    if (!IsGuardWord)
+      return IsGuardWord.takeError();
+    if (*IsGuardWord)
+      continue;
     Expected<bool> IsGlob = parseEntryGlob(
         "align-guard-audit", Param, Opts.EntryGlobs, Opts.ExcludeGlobs);
     if (!IsGlob)
@@ -159,7 +187,80 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
                             "expected table, json, sarif, output=FILE, all, "
                             "fail-on-unchecked, entry=GLOB or exclude=GLOB");
   }
+  // The plan is made for the entry points the audit reports on.
+  Opts.Guard.EntryGlobs = Opts.EntryGlobs;
+  Opts.Guard.ExcludeGlobs = Opts.ExcludeGlobs;
   return Opts;
+}
+
+bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
+  return A.Action == B.Action && A.ReturnValue == B.ReturnValue &&
+         A.Accesses == B.Accesses && A.EntryGlobs == B.EntryGlobs &&
+         A.ExcludeGlobs == B.ExcludeGlobs;
+}
+
+bool operator==(const AuditOptions &A, const AuditOptions &B) {
+  return A.Format == B.Format && A.Output == B.Output && A.All == B.All &&
+         A.FailOnUnchecked == B.FailOnUnchecked &&
+         A.EntryGlobs == B.EntryGlobs && A.ExcludeGlobs == B.ExcludeGlobs &&
+         A.Plan == B.Plan && A.Guard == B.Guard;
+}
+
+/// Prints the action word: `return=N` for Return, the bare word otherwise.
+static void printAction(raw_ostream &OS, ListSeparator &LS,
+                        const AlignGuardOptions &Opts) {
+  OS << LS << failureActionName(Opts.Action);
+  if (Opts.Action == FailureAction::Return)
+    OS << '=' << Opts.ReturnValue;
+}
+
+static void printGlobs(raw_ostream &OS, ListSeparator &LS,
+                       const std::vector<std::string> &Entry,
+                       const std::vector<std::string> &Exclude) {
+  for (const std::string &Glob : Entry)
+    OS << LS << "entry=" << Glob;
+  for (const std::string &Glob : Exclude)
+    OS << LS << "exclude=" << Glob;
+}
+
+void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
+  ListSeparator LS(";");
+  printAction(OS, LS, Opts);
+  if (Opts.Accesses)
+    OS << LS << "accesses";
+  printGlobs(OS, LS, Opts.EntryGlobs, Opts.ExcludeGlobs);
+}
+
+static StringRef auditFormatName(AuditFormat Format) {
+  switch (Format) {
+  case AuditFormat::Table:
+    return "table";
+  case AuditFormat::JSON:
+    return "json";
+  case AuditFormat::SARIF:
+    return "sarif";
+  }
+  llvm_unreachable("unknown audit format");
+}
+
+void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
+  ListSeparator LS(";");
+  OS << LS << auditFormatName(Opts.Format);
+  if (!Opts.Output.empty())
+    OS << LS << "output=" << Opts.Output;
+  if (Opts.All)
+    OS << LS << "all";
+  if (Opts.FailOnUnchecked)
+    OS << LS << "fail-on-unchecked";
+  if (Opts.Plan)
+    OS << LS << "plan";
+  // Without `plan` the action changes nothing; it is printed only when it
+  // is not the default, so that the text still parses back to equal options.
+  if (Opts.Plan || Opts.Guard.Action != FailureAction::Abort)
+    printAction(OS, LS, Opts.Guard);
+  if (Opts.Guard.Accesses)
+    OS << LS << "accesses";
+  printGlobs(OS, LS, Opts.EntryGlobs, Opts.ExcludeGlobs);
 }
 
 bool matchPassName(StringRef Name, StringRef PassName, StringRef &Params) {

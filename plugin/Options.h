@@ -9,6 +9,11 @@
 // Errors read `invalid align-guard pass parameter '<p>'`, with the reason
 // after a colon, so a user sees at once which word was wrong.
 //
+// printAlignGuardOptions / printAuditOptions write the same text back in one
+// canonical form (for `opt -print-pipeline-passes`), which the parsers read
+// back to equal options. A glob or file name holding ';' or '>' cannot be
+// written in a pipeline at all, so it cannot be printed back either.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_OPTIONS_H
 #define ALIGNGUARD_OPTIONS_H
@@ -18,6 +23,10 @@
 
 #include <string>
 #include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
 
 namespace alignguard {
 
@@ -37,7 +46,7 @@ llvm::StringRef failureActionName(FailureAction Action);
 
 struct AlignGuardOptions {
   FailureAction Action = FailureAction::Abort;
-  /// N of `return=N`.
+  /// N of `return=N` (meaningless, and not printed, for the other actions).
   int64_t ReturnValue = 0;
   /// `accesses`: also check the alignment that over-aligned loads, stores,
   /// masked accesses and memory intrinsics on an entry's arguments promise.
@@ -48,13 +57,28 @@ struct AlignGuardOptions {
   std::vector<std::string> ExcludeGlobs;
 };
 
+bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B);
+inline bool operator!=(const AlignGuardOptions &A, const AlignGuardOptions &B) {
+  return !(A == B);
+}
+
 /// Parses the parameter text of `align-guard<...>` (without the brackets).
 llvm::Expected<AlignGuardOptions> parseAlignGuardOptions(llvm::StringRef Params);
 
+/// Prints the parameter text of `align-guard<...>` (without the brackets):
+/// the action word (always), then `accesses`, then `entry=GLOB` and
+/// `exclude=GLOB` once per glob in order, separated by ';':
+///
+///   abort
+///   return=-24;accesses;entry=k*;exclude=a;exclude=b
+void printAlignGuardOptions(llvm::raw_ostream &OS,
+                            const AlignGuardOptions &Opts);
+
 enum class AuditFormat { Table, JSON, SARIF };
 
-/// The parameters of `align-guard-audit<json|sarif;output=FILE;all;
-/// fail-on-unchecked;entry=GLOB;exclude=GLOB>`.
+/// The parameters of `align-guard-audit<table|json|sarif;output=FILE;all;
+/// fail-on-unchecked;plan;ACTION;accesses;entry=GLOB;exclude=GLOB>`, ACTION
+/// one of align-guard's (abort, trap, recover, return=N, fallback).
 struct AuditOptions {
   AuditFormat Format = AuditFormat::Table;
   /// Where the report goes; empty: the table to stderr, JSON and SARIF to
@@ -66,10 +90,33 @@ struct AuditOptions {
   /// Fail the run (an error diagnostic) when a promise is unchecked.
   bool FailOnUnchecked = false;
   /// Entry points, as for align-guard (they decide the `access` kind).
+  /// The parser fills Guard's globs with the same lists.
   std::vector<std::string> EntryGlobs, ExcludeGlobs;
+  /// `plan`: also report what align-guard with the options Guard would do.
+  bool Plan = false;
+  /// The align-guard options the plan is made for: the action words and
+  /// `accesses` given to the audit, and its entry/exclude globs. Accepted
+  /// without `plan` too, where they change nothing.
+  AlignGuardOptions Guard;
 };
 
+bool operator==(const AuditOptions &A, const AuditOptions &B);
+inline bool operator!=(const AuditOptions &A, const AuditOptions &B) {
+  return !(A == B);
+}
+
 llvm::Expected<AuditOptions> parseAuditOptions(llvm::StringRef Params);
+
+/// Prints the parameter text of `align-guard-audit<...>` (without the
+/// brackets), ';'-separated, in this order: the format word (always:
+/// `table`, `json` or `sarif`), `output=FILE`, `all`, `fail-on-unchecked`,
+/// `plan`, Guard's action word (with `plan`, always; without, only when it
+/// is not `abort`), `accesses` (Guard's), then `entry=GLOB` and
+/// `exclude=GLOB` once per glob of EntryGlobs and ExcludeGlobs in order:
+///
+///   table
+///   sarif;output=x.json;all;fail-on-unchecked;plan;fallback
+void printAuditOptions(llvm::raw_ostream &OS, const AuditOptions &Opts);
 
 /// True when Name is `PassName` or `PassName<params>`; sets Params to the
 /// text between the brackets (empty for the bare name). Our own copy of PassBuilder::parsePassParameters' name handling, which is

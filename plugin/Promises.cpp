@@ -6,6 +6,8 @@
 #include "Promises.h"
 
 #include "Compat.h"
+#include "GuardMetadata.h"
+#include "IRShapes.h"
 #include "PointerOrigins.h"
 
 #include "llvm/IR/Constants.h"
@@ -158,48 +160,6 @@ bool matchAlignmentTest(Value *Cond, AlignmentTest &Test) {
   return true;
 }
 
-/// The alignment an access needs without any promise: its scalar element's
-/// ABI alignment (a <8 x float> load needs 4).
-static Align naturalAlignment(Type *Ty, const DataLayout &DL) {
-  return DL.getABITypeAlign(Ty->getScalarType());
-}
-
-/// The over-aligned memory accesses of I: (pointer operand index, alignment,
-/// accessed type). A memcpy has two.
-static void
-overAlignedAccesses(Instruction &I, const DataLayout &DL,
-                    SmallVectorImpl<std::pair<unsigned, Align>> &Out) {
-  auto Add = [&](unsigned PtrIdx, MaybeAlign A, Type *Ty) {
-    if (A && *A > naturalAlignment(Ty, DL))
-      Out.push_back({PtrIdx, *A});
-  };
-  LLVMContext &Ctx = I.getContext();
-  if (auto *LI = dyn_cast<LoadInst>(&I))
-    Add(LI->getPointerOperandIndex(), LI->getAlign(), LI->getType());
-  else if (auto *SI = dyn_cast<StoreInst>(&I))
-    Add(SI->getPointerOperandIndex(), SI->getAlign(),
-        SI->getValueOperand()->getType());
-  else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
-    Add(0, MT->getDestAlign(), Type::getInt8Ty(Ctx));
-    Add(1, MT->getSourceAlign(), Type::getInt8Ty(Ctx));
-  } else if (auto *MS = dyn_cast<MemSetInst>(&I))
-    Add(0, MS->getDestAlign(), Type::getInt8Ty(Ctx));
-  else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-    unsigned PtrIdx;
-    Type *Ty;
-    if (II->getIntrinsicID() == Intrinsic::masked_load) {
-      PtrIdx = 0;
-      Ty = II->getType();
-    } else if (II->getIntrinsicID() == Intrinsic::masked_store) {
-      PtrIdx = 1;
-      Ty = II->getArgOperand(0)->getType();
-    } else {
-      return;
-    }
-    Add(PtrIdx, compat::maskedAccessAlign(*II, PtrIdx), Ty);
-  }
-}
-
 /// A promise of Kind, made at Inst (null for a parameter) about Pointer,
 /// with a constant alignment.
 static AlignmentPromise makePromise(PromiseKind Kind, Function &F,
@@ -215,6 +175,33 @@ static AlignmentPromise makePromise(PromiseKind Kind, Function &F,
       ConstantInt::get(Type::getInt64Ty(F.getContext()), Alignment);
   A.Unsupported = whyPointerUnsupported(Pointer, DL);
   return A;
+}
+
+/// What no check can be inserted for, whatever the promise: a naked
+/// function's body is its prologue; a call in a block shared by several EH
+/// funclets has no single funclet to name.
+static void markUncheckable(Function &F, std::vector<AlignmentPromise> &Found) {
+  if (Found.empty())
+    return;
+  if (F.hasFnAttribute(Attribute::Naked)) {
+    for (AlignmentPromise &A : Found)
+      if (A.isSupported())
+        A.Unsupported = "the function is naked; no check can be inserted";
+    return;
+  }
+  auto Colors = funcletColors(F);
+  if (Colors.empty())
+    return;
+  for (AlignmentPromise &A : Found) {
+    bool Ambiguous = false;
+    if (A.Inst && A.isSupported())
+      funcletPadOf(Colors, A.Inst->getParent(), Ambiguous);
+    if (Ambiguous)
+      A.Unsupported = std::string("the ") +
+                      (A.Assume ? "assume" : "promise") +
+                      " is in a block shared by several EH funclets; a call "
+                      "there has no single funclet";
+  }
 }
 
 std::vector<AlignmentPromise>
@@ -248,15 +235,13 @@ collectAlignmentPromises(Function &F, bool IsEntry,
 
   for (Instruction &I : instructions(F)) {
     if (auto *Assume = dyn_cast<AssumeInst>(&I)) {
-      bool Guarded = Assume->getMetadata(GuardedMDName) != nullptr;
+      bool Guarded = isGuarded(*Assume);
       if (Guarded && !Scope.GuardedAssumes)
         continue;
-      for (unsigned Idx = 0, E = Assume->getNumOperandBundles(); Idx != E;
-           ++Idx)
-        if (Assume->getOperandBundleAt(Idx).getTagName() == "align") {
-          Found.push_back(readAlignBundle(*Assume, Idx, DL));
-          Found.back().Guarded = Guarded;
-        }
+      forEachAlignBundle(*Assume, [&](unsigned Idx, OperandBundleUse) {
+        Found.push_back(readAlignBundle(*Assume, Idx, DL));
+        Found.back().Guarded = Guarded;
+      });
 
       AlignmentTest Test;
       if (matchAlignmentTest(Assume->getArgOperand(0), Test) && Test.Pointer &&
@@ -284,24 +269,25 @@ collectAlignmentPromises(Function &F, bool IsEntry,
 
     if (Scope.Accesses && IsEntry) {
       // align-guard<accesses> marks what it checked, like guarded assumes.
-      bool Guarded = I.getMetadata(GuardedMDName) != nullptr;
+      bool Guarded = isGuarded(I);
       if (Guarded && !Scope.GuardedAssumes)
         continue;
-      SmallVector<std::pair<unsigned, Align>, 2> Accesses;
-      overAlignedAccesses(I, DL, Accesses);
-      for (auto &Access : Accesses) {
-        Value *Ptr = I.getOperand(Access.first);
+      for (const MemoryAccessOperand &Op : memoryAccessOperands(I)) {
+        if (!Op.Alignment ||
+            *Op.Alignment <= naturalAlignment(Op.AccessType, DL))
+          continue;
         // A field of a `T*` aligned as T's layout says is the type's
         // promise, like every naturally aligned access: not listed.
-        if (!comesFromArgument(Ptr) ||
-            Access.second <= alignmentFromType(Ptr, DL))
+        if (!comesFromArgument(Op.Pointer) ||
+            *Op.Alignment <= alignmentFromType(Op.Pointer, DL))
           continue;
-        Found.push_back(makePromise(PromiseKind::Access, F, &I, Ptr,
-                                    Access.second.value(), DL));
+        Found.push_back(makePromise(PromiseKind::Access, F, &I, Op.Pointer,
+                                    Op.Alignment->value(), DL));
         Found.back().Guarded = Guarded;
       }
     }
   }
+  markUncheckable(F, Found);
   return Found;
 }
 

@@ -16,7 +16,10 @@
 //   load <8 x float>, ptr %in, align 32   ; %in an entry's argument   access
 //
 // A promise the pass cannot check keeps a reason in Unsupported instead of
-// being dropped, so callers can report it.
+// being dropped, so callers can report it. This is the one place that
+// decides what can be checked: the guard's warning and the audit's
+// `unsupported` status both read Unsupported (odd operands, non-integral
+// address spaces, naked functions, blocks shared by several EH funclets).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_PROMISES_H
@@ -30,15 +33,6 @@
 #include <vector>
 
 namespace alignguard {
-
-/// The metadata kind that marks an llvm.assume (or, with `accesses`, a
-/// memory access) whose promises AlignGuard already guards, so that a
-/// second run (clang's pipeline-start hook and an explicit opt run, say)
-/// leaves it alone. Its node holds notes for the audit: `"param-attr"` for
-/// an assume that replaced an `align` parameter, `"hoisted"`/`"in-loop"` for
-/// an access check's placement, and why a fallback could not be used
-/// (`"fallback-unsafe: ..."`).
-inline constexpr const char *GuardedMDName = "alignguard.guarded";
 
 /// The values are the runtime's enum alignguard_kind.
 enum class PromiseKind { AssumeBundle, AssumeICmp, ParamAttr, ReturnAttr,
@@ -76,8 +70,8 @@ struct AlignmentPromise {
   /// The call, ret or memory access making the promise (return-attr and
   /// access kinds); the assume for the others.
   llvm::Instruction *Inst = nullptr;
-  /// The assume or access carries GuardedMDName (only with
-  /// CollectScope::GuardedAssumes).
+  /// The assume or access carries align-guard's mark (GuardMetadata.h;
+  /// only with CollectScope::GuardedAssumes).
   bool Guarded = false;
   /// The pointer (or fixed vector of pointers) promised to be aligned.
   llvm::Value *Pointer = nullptr;

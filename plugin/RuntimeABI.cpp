@@ -10,6 +10,19 @@ using namespace llvm;
 
 namespace alignguard {
 
+SiteInfo SiteInfo::from(const PromiseDescription &D) {
+  SiteInfo Site;
+  Site.Kind = D.Kind;
+  Site.Function = D.Function;
+  Site.Subject = D.Subject;
+  Site.File = D.File;
+  Site.Line = D.Line;
+  Site.Column = D.Column;
+  Site.Alignment = D.Alignment.value_or(0);
+  Site.Offset = D.Offset.value_or(0);
+  return Site;
+}
+
 SiteDescriptors::SiteDescriptors(Module &M)
     : M(M), AddrSpace(M.getDataLayout().getDefaultGlobalsAddressSpace()),
       StrTy(compat::bytePtrTy(M.getContext(), AddrSpace)) {}

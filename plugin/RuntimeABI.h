@@ -17,6 +17,7 @@
 #ifndef ALIGNGUARD_RUNTIMEABI_H
 #define ALIGNGUARD_RUNTIMEABI_H
 
+#include "PromiseDescription.h"
 #include "Promises.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -37,6 +38,10 @@ enum class HookKind { Report, Abort, Fallback };
 
 /// Everything a report says about where a promise was made.
 struct SiteInfo {
+  /// The site of the promise D describes (Alignment and Offset 0 when only
+  /// known at run time).
+  static SiteInfo from(const PromiseDescription &D);
+
   PromiseKind Kind;
   std::string Function;
   std::string Subject;

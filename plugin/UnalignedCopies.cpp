@@ -4,6 +4,7 @@
 #include "Promises.h"
 #include "Compat.h"
 #include "EntryPoints.h"
+#include "IRShapes.h"
 #include "PointerOrigins.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -25,49 +26,24 @@ static bool isOwnMemory(const Value *Ptr) {
   return isa<AllocaInst>(Root) || isa<GlobalVariable>(Root);
 }
 
-/// The alignment an access of Ty needs with no promise: its scalar
-/// element's ABI alignment.
-static Align naturalAlignment(Type *Ty, const DataLayout &DL) {
-  return DL.getABITypeAlign(Ty->getScalarType());
-}
-
 /// True when I itself makes an alignment promise that a copy must drop.
 static bool isPromise(Instruction &I, const DataLayout &DL) {
   if (auto *Assume = dyn_cast<AssumeInst>(&I)) {
     AlignmentTest Test;
-    if (matchAlignmentTest(Assume->getArgOperand(0), Test) && Test.Pointer)
+    return (matchAlignmentTest(Assume->getArgOperand(0), Test) &&
+            Test.Pointer) ||
+           hasAlignBundle(*Assume);
+  }
+  if (isa<LoadInst>(I) && I.getMetadata(LLVMContext::MD_align))
+    return true;
+  // Memory intrinsics promise alignment above 1; the others above what
+  // their element type needs. Memory the function allocates is aligned.
+  bool MemIntr = isa<MemIntrinsic>(I);
+  for (const MemoryAccessOperand &Op : memoryAccessOperands(I))
+    if (Op.Alignment.valueOrOne() >
+            (MemIntr ? Align(1) : naturalAlignment(Op.AccessType, DL)) &&
+        !isOwnMemory(Op.Pointer))
       return true;
-    for (unsigned Idx = 0, E = Assume->getNumOperandBundles(); Idx != E; ++Idx)
-      if (Assume->getOperandBundleAt(Idx).getTagName() == "align")
-        return true;
-    return false;
-  }
-  if (auto *LI = dyn_cast<LoadInst>(&I))
-    return LI->getMetadata(LLVMContext::MD_align) ||
-           (LI->getAlign() > naturalAlignment(LI->getType(), DL) &&
-            !isOwnMemory(LI->getPointerOperand()));
-  if (auto *SI = dyn_cast<StoreInst>(&I))
-    return SI->getAlign() >
-               naturalAlignment(SI->getValueOperand()->getType(), DL) &&
-           !isOwnMemory(SI->getPointerOperand());
-  if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
-    auto *MT = dyn_cast<MemTransferInst>(MI);
-    return (MI->getDestAlign().valueOrOne() > Align(1) &&
-            !isOwnMemory(MI->getRawDest())) ||
-           (MT && MT->getSourceAlign().valueOrOne() > Align(1) &&
-            !isOwnMemory(MT->getRawSource()));
-  }
-  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-    Intrinsic::ID ID = II->getIntrinsicID();
-    if (ID != Intrinsic::masked_load && ID != Intrinsic::masked_store)
-      return false;
-    unsigned PtrIdx = ID == Intrinsic::masked_load ? 0 : 1;
-    Type *Ty = ID == Intrinsic::masked_load ? II->getType()
-                                            : II->getArgOperand(0)->getType();
-    return compat::maskedAccessAlign(*II, PtrIdx).valueOrOne() >
-               naturalAlignment(Ty, DL) &&
-           !isOwnMemory(II->getArgOperand(PtrIdx));
-  }
   if (auto *CB = dyn_cast<CallBase>(&I)) {
     if (CB->getRetAlign())
       return true;
@@ -109,46 +85,13 @@ template <typename HolderT> static void dropAlignAttributes(HolderT &H,
       H.removeParamAttr(ArgNo, Attribute::Alignment);
 }
 
-static bool isMaskedAccess(const Instruction &I) {
-  auto *II = dyn_cast<IntrinsicInst>(&I);
-  return II && (II->getIntrinsicID() == Intrinsic::masked_load ||
-                II->getIntrinsicID() == Intrinsic::masked_store);
-}
-
-/// The pointers I reads or writes through.
-static SmallVector<Value *, 2> accessedPointers(Instruction &I) {
-  if (auto *LI = dyn_cast<LoadInst>(&I))
-    return {LI->getPointerOperand()};
-  if (auto *SI = dyn_cast<StoreInst>(&I))
-    return {SI->getPointerOperand()};
-  if (auto *MT = dyn_cast<MemTransferInst>(&I))
-    return {MT->getRawDest(), MT->getRawSource()};
-  if (auto *MI = dyn_cast<MemIntrinsic>(&I))
-    return {MI->getRawDest()};
-  if (auto *II = dyn_cast<IntrinsicInst>(&I))
-    return {II->getArgOperand(II->getIntrinsicID() == Intrinsic::masked_load
-                                  ? 0
-                                  : 1)};
-  return {};
-}
-
 void lowerToNaturalAlignment(Instruction &I) {
   const DataLayout &DL = I.getModule()->getDataLayout();
-  if (auto *LI = dyn_cast<LoadInst>(&I)) {
-    LI->setAlignment(
-        std::min(LI->getAlign(), naturalAlignment(LI->getType(), DL)));
-  } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
-    SI->setAlignment(std::min(
-        SI->getAlign(), naturalAlignment(SI->getValueOperand()->getType(), DL)));
-  } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
-    MI->setDestAlignment(Align(1));
-    if (auto *MT = dyn_cast<MemTransferInst>(MI))
-      MT->setSourceAlignment(Align(1));
-  } else if (isMaskedAccess(I)) {
-    auto &II = cast<IntrinsicInst>(I);
-    bool Load = II.getIntrinsicID() == Intrinsic::masked_load;
-    Type *Ty = Load ? II.getType() : II.getArgOperand(0)->getType();
-    compat::setMaskedAccessAlign(II, Load ? 0 : 1, naturalAlignment(Ty, DL));
+  bool MemIntr = isa<MemIntrinsic>(I);
+  for (const MemoryAccessOperand &Op : memoryAccessOperands(I)) {
+    Align Natural = MemIntr ? Align(1) : naturalAlignment(Op.AccessType, DL);
+    setAccessAlignment(I, Op.OperandNo,
+                       std::min(Op.Alignment.valueOrOne(), Natural));
   }
 }
 
@@ -165,7 +108,7 @@ void UnalignedCopies::stripPromises(Function &Copy) {
       SmallVector<OperandBundleDef, 2> Keep;
       for (unsigned Idx = 0, E = Assume->getNumOperandBundles(); Idx != E;
            ++Idx)
-        if (Assume->getOperandBundleAt(Idx).getTagName() != "align")
+        if (Assume->getOperandBundleAt(Idx).getTagName() != AlignBundleTag)
           Keep.emplace_back(Assume->getOperandBundleAt(Idx));
       if (Keep.size() != Assume->getNumOperandBundles()) {
         if (!Keep.empty())
@@ -176,12 +119,12 @@ void UnalignedCopies::stripPromises(Function &Copy) {
     }
     if (auto *LI = dyn_cast<LoadInst>(&I))
       LI->setMetadata(LLVMContext::MD_align, nullptr);
-    if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<MemIntrinsic>(I) ||
-        isMaskedAccess(I)) {
+    SmallVector<MemoryAccessOperand, 2> Accessed = memoryAccessOperands(I);
+    if (!Accessed.empty()) {
       // Memory the function allocates itself keeps its alignment.
       bool Own = true;
-      for (Value *Ptr : accessedPointers(I))
-        Own &= isOwnMemory(Ptr);
+      for (const MemoryAccessOperand &Op : Accessed)
+        Own &= isOwnMemory(Op.Pointer);
       if (!Own)
         lowerToNaturalAlignment(I);
       continue;
@@ -203,8 +146,11 @@ void UnalignedCopies::stripPromises(Function &Copy) {
 }
 
 Function *UnalignedCopies::getOrCreate(Function &F) {
-  if (Function *Copy = Copies.lookup(&F))
-    return Copy;
+  auto Known = Copies.find(&F);
+  if (Known != Copies.end()) {
+    assert(Known->second && "a copy is erased only once nothing uses it");
+    return Known->second;
+  }
   ValueToValueMapTy VMap;
   Function *Copy = CloneFunction(&F, VMap);
   Copy->setName(F.getName() + UnalignedSuffix);
@@ -218,6 +164,20 @@ Function *UnalignedCopies::getOrCreate(Function &F) {
   Copies[&F] = Copy; // before stripping: recursive calls find the copy
   stripPromises(*Copy);
   return Copy;
+}
+
+void UnalignedCopies::eraseUnused() {
+  for (bool Erased = true; Erased;) {
+    Erased = false;
+    for (auto It = Copies.begin(); It != Copies.end(); ++It) {
+      Function *Copy = It->second;
+      if (!Copy || !Copy->use_empty())
+        continue;
+      Copy->eraseFromParent();
+      It->second = nullptr;
+      Erased = true;
+    }
+  }
 }
 
 /// True when I's write cannot be seen outside the function: a store into,

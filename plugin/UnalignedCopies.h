@@ -41,6 +41,11 @@ public:
   /// The assumption-free copy of F, made on first use (from F as it is
   /// then: make it before instrumenting F).
   llvm::Function *getOrCreate(llvm::Function &F);
+  /// The copy of F made so far, or null.
+  llvm::Function *lookup(llvm::Function &F) const { return Copies.lookup(&F); }
+  /// Erases the copies nothing calls (their functions' checks all ended up
+  /// without a fallback), and then the copies only those called.
+  void eraseUnused();
 
 private:
   /// True when F or a function it calls makes an alignment promise.

@@ -1,5 +1,7 @@
-//===- OptionsTest.cpp - align-guard<...> parameter parsing ---------------===//
+//===- OptionsTest.cpp - align-guard<...> parameter parsing and printing --===//
 #include "Options.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -151,5 +153,157 @@ TEST(FailureActionName, RoundTripsThroughTheParser) {
     EXPECT_EQ(Opts->Action, A);
   }
 }
+
+// --- Printing: what -print-pipeline-passes writes between the brackets ---
+
+template <typename OptionsT>
+std::string printed(const OptionsT &Opts,
+                    void (*Print)(llvm::raw_ostream &, const OptionsT &)) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  Print(OS, Opts);
+  return OS.str();
+}
+
+struct PrintCase {
+  const char *Params;  // any spelling the parser accepts
+  const char *Printed; // the canonical text
+};
+
+class PrintAlignGuard : public ::testing::TestWithParam<PrintCase> {};
+
+TEST_P(PrintAlignGuard, PrintsCanonicallyAndParsesBackEqual) {
+  const PrintCase &C = GetParam();
+  llvm::Expected<AlignGuardOptions> Opts = parseAlignGuardOptions(C.Params);
+  ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+  std::string Text = printed(*Opts, printAlignGuardOptions);
+  EXPECT_EQ(Text, C.Printed);
+  llvm::Expected<AlignGuardOptions> Again = parseAlignGuardOptions(Text);
+  ASSERT_TRUE(static_cast<bool>(Again)) << llvm::toString(Again.takeError());
+  EXPECT_TRUE(*Again == *Opts) << Text;
+  EXPECT_EQ(printed(*Again, printAlignGuardOptions), Text);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AlignGuard, PrintAlignGuard,
+    ::testing::Values(
+        PrintCase{"", "abort"}, PrintCase{"abort", "abort"},
+        PrintCase{"trap", "trap"}, PrintCase{";recover;recover;", "recover"},
+        PrintCase{"fallback", "fallback"},
+        PrintCase{"return=0", "return=0"},
+        PrintCase{"return=-24;accesses;exclude=a;exclude=b",
+                  "return=-24;accesses;exclude=a;exclude=b"},
+        PrintCase{"exclude=k_ref;entry=k_*;accesses;entry=main_[ab];trap",
+                  "trap;accesses;entry=k_*;entry=main_[ab];exclude=k_ref"},
+        PrintCase{"recover;entry=k*", "recover;entry=k*"}),
+    caseName<PrintCase>);
+
+class PrintAudit : public ::testing::TestWithParam<PrintCase> {};
+
+TEST_P(PrintAudit, PrintsCanonicallyAndParsesBackEqual) {
+  const PrintCase &C = GetParam();
+  llvm::Expected<AuditOptions> Opts = parseAuditOptions(C.Params);
+  ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+  std::string Text = printed(*Opts, printAuditOptions);
+  EXPECT_EQ(Text, C.Printed);
+  llvm::Expected<AuditOptions> Again = parseAuditOptions(Text);
+  ASSERT_TRUE(static_cast<bool>(Again)) << llvm::toString(Again.takeError());
+  EXPECT_TRUE(*Again == *Opts) << Text;
+  EXPECT_EQ(printed(*Again, printAuditOptions), Text);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Audit, PrintAudit,
+    ::testing::Values(
+        PrintCase{"", "table"}, PrintCase{"table", "table"},
+        PrintCase{"json", "json"}, PrintCase{"json;abort", "json"},
+        PrintCase{"plan", "table;plan;abort"},
+        PrintCase{"json;plan;recover;accesses",
+                  "json;plan;recover;accesses"},
+        PrintCase{"sarif;all;fail-on-unchecked;output=x.json;plan;fallback",
+                  "sarif;output=x.json;all;fail-on-unchecked;plan;fallback"},
+        // Without plan a non-default action is kept, so it still round-trips.
+        PrintCase{"trap;json", "json;trap"},
+        PrintCase{"accesses", "table;accesses"},
+        PrintCase{"return=7;plan;exclude=b;entry=a;output=%m.audit.json",
+                  "table;output=%m.audit.json;plan;return=7;entry=a;"
+                  "exclude=b"}),
+    caseName<PrintCase>);
+
+// --- The audit's plan and the guard's words it takes ---
+
+TEST(AuditPlan, TakesTheGuardsWordsAndGlobs) {
+  llvm::Expected<AuditOptions> Opts =
+      parseAuditOptions("json;plan;return=-3;accesses;entry=k*;exclude=k_ref");
+  ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+  EXPECT_EQ(Opts->Format, AuditFormat::JSON);
+  EXPECT_TRUE(Opts->Plan);
+  EXPECT_EQ(Opts->Guard.Action, FailureAction::Return);
+  EXPECT_EQ(Opts->Guard.ReturnValue, -3);
+  EXPECT_TRUE(Opts->Guard.Accesses);
+  std::vector<std::string> Entry{"k*"}, Exclude{"k_ref"};
+  EXPECT_EQ(Opts->EntryGlobs, Entry);
+  EXPECT_EQ(Opts->ExcludeGlobs, Exclude);
+  EXPECT_EQ(Opts->Guard.EntryGlobs, Entry);
+  EXPECT_EQ(Opts->Guard.ExcludeGlobs, Exclude);
+
+  // The guard's options in the audit are exactly what align-guard itself
+  // makes of the same words.
+  llvm::Expected<AlignGuardOptions> Guard =
+      parseAlignGuardOptions("return=-3;accesses;entry=k*;exclude=k_ref");
+  ASSERT_TRUE(static_cast<bool>(Guard));
+  EXPECT_TRUE(Opts->Guard == *Guard);
+}
+
+TEST(AuditPlan, DefaultsToNoPlanAndAbort) {
+  llvm::Expected<AuditOptions> Opts = parseAuditOptions("");
+  ASSERT_TRUE(static_cast<bool>(Opts));
+  EXPECT_FALSE(Opts->Plan);
+  EXPECT_TRUE(Opts->Guard == AlignGuardOptions());
+  EXPECT_TRUE(*Opts == AuditOptions());
+}
+
+TEST(AuditPlan, ActionWithoutPlanIsAccepted) {
+  llvm::Expected<AuditOptions> Opts = parseAuditOptions("fallback");
+  ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+  EXPECT_FALSE(Opts->Plan);
+  EXPECT_EQ(Opts->Guard.Action, FailureAction::Fallback);
+}
+
+class InvalidAuditOptions : public ::testing::TestWithParam<InvalidCase> {};
+
+TEST_P(InvalidAuditOptions, FailsWithOneClearLine) {
+  const InvalidCase &C = GetParam();
+  llvm::Expected<AuditOptions> Opts = parseAuditOptions(C.Params);
+  ASSERT_FALSE(static_cast<bool>(Opts));
+  EXPECT_EQ(llvm::toString(Opts.takeError()), C.Error);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Audit, InvalidAuditOptions,
+    ::testing::Values(
+        InvalidCase{"xml", "invalid align-guard-audit pass parameter 'xml': "
+                           "expected table, json, sarif, output=FILE, all, "
+                           "fail-on-unchecked, entry=GLOB or exclude=GLOB"},
+        InvalidCase{"json;sarif",
+                    "invalid align-guard-audit pass parameter 'sarif': "
+                    "conflicts with 'json'; give one format"},
+        InvalidCase{"output=", "invalid align-guard-audit pass parameter "
+                               "'output=': expected output=FILE"},
+        InvalidCase{"plan;return", "invalid align-guard-audit pass parameter "
+                                   "'return': expected return=N, N a "
+                                   "decimal integer"},
+        InvalidCase{"plan;return=x",
+                    "invalid align-guard-audit pass parameter 'return=x': "
+                    "expected return=N, N a decimal integer"},
+        InvalidCase{"plan;trap;recover",
+                    "invalid align-guard-audit pass parameter 'recover': "
+                    "conflicts with 'trap'; give one failure action"},
+        InvalidCase{"return=1;plan;return=2",
+                    "invalid align-guard-audit pass parameter 'return=2': "
+                    "conflicts with 'return=1'; give one failure action"},
+        InvalidCase{"plan;entry=", "invalid align-guard-audit pass parameter "
+                                   "'entry=': expected entry=GLOB"}),
+    caseName<InvalidCase>);
 
 } // namespace

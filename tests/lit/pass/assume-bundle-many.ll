@@ -29,7 +29,7 @@ define void @many(i8* %a, i8* %b) {
 ; CHECK:       alignguard.next:
 ; CHECK-NEXT:    [[BL2:%.*]] = and i64 [[B]], 31
 ; CHECK-NEXT:    [[BBAD2:%.*]] = icmp ne i64 [[BL2]], 0
-; CHECK-NEXT:    br i1 [[BBAD2]], label %[[CULPRIT_B:.*]], label %[[NEXT_B:.*]]
+; CHECK-NEXT:    br i1 [[BBAD2]], label %[[CULPRIT_B:[^ ,]*]], label %[[NEXT_B:[^ ,]*]]
 ; CHECK:       [[CULPRIT_B]]:
 ; ABORT-NEXT:    call void @__alignguard_report_abort({{.*}}, i64 [[B]], i64 32, i64 0)
 ; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[B]], i64 32, i64 0)

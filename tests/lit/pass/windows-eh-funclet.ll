@@ -15,7 +15,7 @@ declare void @llvm.assume(i1)
 define void @f(i8* align 16 %p, i8* %q) personality i32 (...)* @__CxxFrameHandler3 {
 ; CHECK-LABEL: define void @f(
 ; The parameter's check is in the entry block, in no funclet.
-; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 16, i64 0) #{{[0-9]+}}{{$}}
+; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 16, i64 0) #{{[0-9]+}}{{(, !nosanitize ![0-9]+)?$}}
 ; CHECK:       cleanup:
 ; CHECK-NEXT:    %cp = cleanuppad within none []
 ; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 64, i64 0) #{{[0-9]+}} [ "funclet"(token %cp) ]

@@ -1,0 +1,460 @@
+//===- CheckEmitter.cpp - Carry out a CheckPlan --------------------------===//
+#include "CheckEmitter.h"
+
+#include "CheckPlanner.h"
+#include "Compat.h"
+#include "IRShapes.h"
+#include "PromiseStripping.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "align-guard"
+
+STATISTIC(NumChecks, "Alignment checks inserted");
+STATISTIC(NumBundleChecks, "Checks of \"align\" assume bundles");
+STATISTIC(NumICmpChecks, "Checks of legacy icmp alignment assumes");
+STATISTIC(NumParamChecks, "Checks of align parameter attributes");
+STATISTIC(NumAccessChecks, "Checks of over-aligned accesses (accesses)");
+STATISTIC(NumFedPromisesDropped,
+          "align attributes dropped below a recovering check");
+STATISTIC(NumEarlyReturns, "Failing checks that return (return=N, fallback)");
+
+namespace alignguard {
+namespace {
+
+/// Marks what the pass emits as instrumentation, so that sanitizers do not
+/// instrument the checks again (BoundsChecking does the same).
+void markNoSanitize(Instruction *I) {
+  I->setMetadata("nosanitize", MDNode::get(I->getContext(), {}));
+}
+
+/// An IRBuilder whose every instruction is marked.
+struct CheckBuilder : IRBuilder<ConstantFolder, IRBuilderCallbackInserter> {
+  explicit CheckBuilder(Instruction *At)
+      : IRBuilder(At->getContext(), ConstantFolder(),
+                  IRBuilderCallbackInserter(markNoSanitize)) {
+    SetInsertPoint(At);
+  }
+};
+
+/// One scalar pointer to test, as a value at the site.
+struct ScalarCheck {
+  const AlignmentPromise *From;
+  Value *Pointer;
+  std::string Subject;
+  Value *Guard = nullptr; ///< an i1 that must also hold to fail, or null
+};
+
+/// One scalar check's values, computed before the branch.
+struct PreparedCheck {
+  const ScalarCheck *C;
+  DebugLoc Loc;
+  Value *PtrBits;   ///< ptrtoint, i64: what the runtime prints
+  Value *Addr;      ///< the pointer minus the offset, in the check's type
+  Value *Alignment; ///< in the check's type
+  Value *Offset;    ///< in the check's type, or null
+  Value *Bad;       ///< i1: this check fails (null when tested by mask)
+  bool HasMask = false; ///< the alignment is a constant power of two
+  APInt Mask;           ///< then, the alignment - 1
+};
+
+class Emitter {
+public:
+  Emitter(const CheckPlan &Plan, SiteDescriptors &Sites,
+          UnalignedCopies &Copies, ScalarEvolution &SE)
+      : Plan(Plan), F(*Plan.F), Ctx(F.getContext()), Sites(Sites),
+        Copies(Copies), SE(SE) {}
+
+  void run();
+
+private:
+  /// A site's values, made before any block is split.
+  struct Materialized {
+    std::vector<ScalarCheck> Checks;
+    Instruction *SplitBefore;
+    CallInst *Assume; ///< the assume the site's promises stay in, or null
+  };
+  Materialized materialize(const CheckSite &S);
+  CallInst *materializeParamPromises(const CheckSite &S,
+                                     ArrayRef<ScalarCheck> Checks);
+  void emitSite(const CheckSite &S, const Materialized &M);
+  PreparedCheck prepare(CheckBuilder &B, const ScalarCheck &C);
+  Value *anyFails(CheckBuilder &B, std::vector<PreparedCheck> &Prepared);
+  void emitFailure(Instruction *Term, const PreparedCheck &P,
+                   const FailurePolicy &Policy);
+  void finishPromises(const CheckSite &S, CallInst *Assume);
+  void finishAccess(const AlignmentPromise &A, const CheckSite &By);
+  Function *fallbackCopy() const;
+
+  const CheckPlan &Plan;
+  Function &F;
+  LLVMContext &Ctx;
+  SiteDescriptors &Sites;
+  UnalignedCopies &Copies;
+  ScalarEvolution &SE;
+};
+
+CallInst *Emitter::materializeParamPromises(const CheckSite &S,
+                                            ArrayRef<ScalarCheck> Checks) {
+  // The attribute goes: the optimiser would otherwise prove the check false.
+  for (const AlignmentPromise *A : S.Promises)
+    F.removeParamAttr(A->Param->getArgNo(), Attribute::Alignment);
+  if (!S.Policy.isTerminal())
+    return nullptr; // recover keeps no promise
+  // The promise itself, not instrumentation: no !nosanitize.
+  IRBuilder<> B(S.InsertBefore);
+  SmallVector<OperandBundleDef, 4> Bundles;
+  // One bundle per scalar check: a bundle on a vector of pointers is not
+  // valid IR, so a vector parameter's promise is kept lane by lane.
+  for (const ScalarCheck &C : Checks)
+    Bundles.emplace_back(AlignBundleTag,
+                         std::vector<Value *>{C.Pointer, C.From->Alignment});
+  CallInst *Assume = B.CreateAssumption(B.getTrue(), Bundles);
+  Assume->setDebugLoc(promiseDebugLoc(*S.Promises.front()));
+  return Assume;
+}
+
+Emitter::Materialized Emitter::materialize(const CheckSite &S) {
+  Materialized M{{}, S.InsertBefore, S.Assume};
+  CheckBuilder B(S.InsertBefore);
+  std::unique_ptr<SCEVExpander> Expander =
+      compat::makeSCEVExpander(SE, F.getParent()->getDataLayout(), "ag.first");
+  for (const PlannedCheck &C : S.Checks) {
+    std::string Subject = Plan.describe(C.Promise).Subject;
+    Value *Ptr = C.Pointer;
+    if (C.Address)
+      Ptr = Expander->expandCodeFor(C.Address, C.Promise->Pointer->getType(),
+                                    S.InsertBefore);
+    Value *Guard = nullptr;
+    for (const LoopGuard &G : C.Guards) {
+      Type *Ty = G.BackedgeTaken->getType();
+      Value *Count = Expander->expandCodeFor(G.BackedgeTaken, Ty, S.InsertBefore);
+      Value *Runs = B.CreateICmpUGE(Count, ConstantInt::get(Ty, G.Min),
+                                    "ag.loop.runs");
+      Guard = Guard ? B.CreateAnd(Guard, Runs) : Runs;
+    }
+    auto *VT = dyn_cast<FixedVectorType>(Ptr->getType());
+    if (!VT) {
+      M.Checks.push_back({C.Promise, Ptr, Subject, Guard});
+      continue;
+    }
+    // LangRef: `align` on a vector of pointers holds for every element.
+    for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I)
+      M.Checks.push_back({C.Promise,
+                          B.CreateExtractElement(Ptr, B.getInt64(I)),
+                          Subject + " element " + std::to_string(I), Guard});
+  }
+  if (S.Kind == SiteKind::EntryParams &&
+      (M.Assume = materializeParamPromises(S, M.Checks)))
+    M.SplitBefore = M.Assume;
+  return M;
+}
+
+PreparedCheck Emitter::prepare(CheckBuilder &B, const ScalarCheck &C) {
+  const AlignmentPromise &A = *C.From;
+  PreparedCheck P;
+  P.C = &C;
+  P.Loc = promiseDebugLoc(A);
+  B.SetCurrentDebugLocation(P.Loc);
+  // All arithmetic in one integer type wide enough for the pointer's low
+  // 64 bits, the alignment and the offset (an i128 alignment stays exact).
+  unsigned Width = std::max<unsigned>(
+      {64, A.Alignment->getType()->getIntegerBitWidth(),
+       A.Offset ? A.Offset->getType()->getIntegerBitWidth() : 0});
+  Type *IntTy = B.getIntNTy(Width);
+  P.PtrBits = B.CreatePtrToInt(C.Pointer, B.getInt64Ty(), "ag.ptr");
+  Value *Ptr = B.CreateZExtOrTrunc(P.PtrBits, IntTy);
+  P.Addr = Ptr;
+  P.Offset = nullptr;
+  if (A.Offset) {
+    P.Offset = B.CreateSExtOrTrunc(A.Offset, IntTy);
+    P.Addr = B.CreateSub(Ptr, P.Offset, "ag.addr");
+  }
+  Value *Zero = ConstantInt::get(IntTy, 0);
+  P.Alignment = B.CreateZExtOrTrunc(A.Alignment, IntTy);
+  // LangRef: a non-power-of-two (or zero) alignment promises a null pointer.
+  if (auto *CA = dyn_cast<ConstantInt>(P.Alignment)) {
+    if (CA->getValue().isPowerOf2() && C.Guard) {
+      // A guarded check cannot share the mask test of the others.
+      P.Bad = B.CreateAnd(
+          B.CreateICmpNE(
+              B.CreateAnd(P.Addr, ConstantInt::get(IntTy, CA->getValue() - 1)),
+              Zero, "ag.misaligned"),
+          C.Guard, "ag.bad");
+    } else if (CA->getValue().isPowerOf2()) {
+      P.Mask = CA->getValue() - 1;
+      P.HasMask = true;
+      P.Bad = nullptr; // tested with the others of its mask, see anyFails
+    } else {
+      P.Bad = B.CreateICmpNE(Ptr, Zero, "ag.nonnull");
+    }
+    return P;
+  }
+  // One statement per instruction: argument evaluation order is
+  // unspecified, and the emitted order should not depend on the compiler.
+  Value *Mask = B.CreateSub(P.Alignment, ConstantInt::get(IntTy, 1));
+  Value *NonZero = B.CreateICmpNE(P.Alignment, Zero);
+  Value *OneBit = B.CreateICmpEQ(B.CreateAnd(P.Alignment, Mask), Zero);
+  Value *IsPow2 = B.CreateAnd(NonZero, OneBit, "ag.pow2");
+  Value *Misaligned = B.CreateICmpNE(B.CreateAnd(P.Addr, Mask), Zero);
+  Value *NonNull = B.CreateICmpNE(Ptr, Zero);
+  P.Bad = B.CreateSelect(IsPow2, Misaligned, NonNull, "ag.bad");
+  return P;
+}
+
+/// One condition for the place: checks with the same power-of-two mask
+/// test ((p1 | p2 | ...) & mask) != 0, the others their own, all OR-ed.
+Value *Emitter::anyFails(CheckBuilder &B,
+                         std::vector<PreparedCheck> &Prepared) {
+  Value *Bad = nullptr;
+  auto Or = [&](Value *Cond) { Bad = Bad ? B.CreateOr(Bad, Cond) : Cond; };
+  std::vector<bool> Done(Prepared.size(), false);
+  for (size_t I = 0; I != Prepared.size(); ++I) {
+    if (Done[I])
+      continue;
+    PreparedCheck &P = Prepared[I];
+    if (!P.HasMask) {
+      Or(P.Bad);
+      continue;
+    }
+    Value *Bits = P.Addr;
+    for (size_t J = I + 1; J != Prepared.size(); ++J)
+      if (!Done[J] && Prepared[J].HasMask &&
+          Prepared[J].Addr->getType() == P.Addr->getType() &&
+          Prepared[J].Mask == P.Mask) {
+        Bits = B.CreateOr(Bits, Prepared[J].Addr, "ag.any");
+        Done[J] = true;
+      }
+    Type *Ty = P.Addr->getType();
+    Or(B.CreateICmpNE(B.CreateAnd(Bits, ConstantInt::get(Ty, P.Mask)),
+                      ConstantInt::get(Ty, 0), "ag.misaligned"));
+  }
+  return Bad;
+}
+
+Function *Emitter::fallbackCopy() const {
+  Function *Copy = Copies.lookup(F);
+  assert(Copy && "the preparation step makes the fallback copy");
+  return Copy;
+}
+
+void Emitter::emitFailure(Instruction *Term, const PreparedCheck &P,
+                          const FailurePolicy &Policy) {
+  CheckBuilder FB(Term);
+  FB.SetCurrentDebugLocation(P.Loc);
+  SmallVector<OperandBundleDef, 1> Bundles;
+  if (Policy.Funclet)
+    Bundles.emplace_back("funclet", Policy.Funclet);
+  if (Policy.Action == FailureAction::Trap) {
+    markNoSanitize(compat::createTrap(FB, Bundles));
+    return;
+  }
+  HookKind Kind = Policy.Action == FailureAction::Abort      ? HookKind::Abort
+                  : Policy.Action == FailureAction::Fallback ? HookKind::Fallback
+                                                             : HookKind::Report;
+  SiteInfo Site = SiteInfo::from(Plan.describe(P.C->From));
+  Site.Subject = P.C->Subject;
+  Type *I64 = FB.getInt64Ty();
+  CallInst *Call = FB.CreateCall(
+      getHook(*F.getParent(), Kind, Sites.pointerType()),
+      {Sites.create(Site), P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
+       P.Offset ? FB.CreateTrunc(P.Offset, I64) : FB.getInt64(0)},
+      Bundles);
+  if (Kind == HookKind::Abort)
+    Call->setDoesNotReturn();
+
+  Value *Result = nullptr;
+  if (Policy.Action == FailureAction::Return) {
+    Result = ConstantInt::get(F.getReturnType(), Policy.ReturnValue,
+                              /*IsSigned=*/true);
+  } else if (Policy.Action == FailureAction::Fallback) {
+    // The same call, to the copy that makes no promise.
+    SmallVector<Value *, 8> Args;
+    for (Argument &Arg : F.args())
+      Args.push_back(&Arg);
+    CallInst *Slow = FB.CreateCall(fallbackCopy(), Args);
+    Slow->setAttributes(F.getAttributes());
+    Slow->setCallingConv(F.getCallingConv());
+    Slow->addFnAttr(Attribute::NoInline); // keep the entry point small
+    Result = F.getReturnType()->isVoidTy() ? nullptr : Slow;
+  } else {
+    return; // abort: unreachable; recover: on to the continuation
+  }
+  ++NumEarlyReturns;
+  FB.SetInsertPoint(Term);
+  Instruction *Ret = Result ? FB.CreateRet(Result) : FB.CreateRetVoid();
+  Ret->setDebugLoc(P.Loc);
+  Term->eraseFromParent();
+}
+
+void countCheck(PromiseKind Kind) {
+  ++NumChecks;
+  switch (Kind) {
+  case PromiseKind::AssumeBundle:
+    ++NumBundleChecks;
+    break;
+  case PromiseKind::AssumeICmp:
+    ++NumICmpChecks;
+    break;
+  case PromiseKind::ParamAttr:
+    ++NumParamChecks;
+    break;
+  case PromiseKind::Access:
+    ++NumAccessChecks;
+    break;
+  case PromiseKind::ReturnAttr:
+    llvm_unreachable("align-guard does not check return attributes");
+  }
+}
+
+/// Splits before SplitBefore on Cond (rarely true); returns the new block's
+/// terminator. Entry-only instructions (static allocas, localescape) stay.
+Instruction *splitOn(Value *Cond, Instruction *SplitBefore, bool Terminal,
+                     const DebugLoc &Loc, MDNode *Weights) {
+  Instruction *Then =
+      SplitBlockAndInsertIfThen(Cond, SplitBefore, Terminal, Weights);
+  Instruction *Br = Then->getParent()->getSinglePredecessor()->getTerminator();
+  Br->setDebugLoc(Loc);
+  markNoSanitize(Br);
+  markNoSanitize(Then);
+  return Then;
+}
+
+void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
+  Instruction *SplitBefore = M.SplitBefore;
+  if (!M.Checks.empty()) {
+    // Splitting the entry block moves what follows SplitBefore out of it;
+    // what must stay there (static allocas, localescape) moves up first,
+    // to where the entry's own allocas end.
+    BasicBlock &Entry = F.getEntryBlock();
+    if (SplitBefore->getParent() == &Entry)
+      PrepareToSplitEntryBlock(Entry, entryInsertionPoint(F)->getIterator());
+    CheckBuilder B(SplitBefore);
+    std::vector<PreparedCheck> Prepared;
+    for (const ScalarCheck &C : M.Checks)
+      Prepared.push_back(prepare(B, C));
+    B.SetCurrentDebugLocation(Prepared.front().Loc);
+    Value *Bad = anyFails(B, Prepared);
+    MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, (1u << 20) - 1);
+    bool Terminal = S.Policy.isTerminal();
+    Instruction *Fail =
+        splitOn(Bad, SplitBefore, Terminal, Prepared.front().Loc, Unlikely);
+    Fail->getParent()->setName("alignguard.fail");
+    SplitBefore->getParent()->setName("alignguard.ok");
+    for (const PreparedCheck &P : Prepared)
+      countCheck(P.C->From->Kind);
+    // One check, or a trap (which does not say which): the fail block acts.
+    if (Prepared.size() == 1 || S.Policy.Action == FailureAction::Trap) {
+      emitFailure(Fail, Prepared.front(), S.Policy);
+    } else {
+      // Several: the cold side tests them one by one to find the culprit.
+      for (PreparedCheck &P : Prepared) {
+        CheckBuilder CB(Fail);
+        CB.SetCurrentDebugLocation(P.Loc);
+        Value *Cond = P.Bad;
+        if (P.HasMask) {
+          Type *Ty = P.Addr->getType();
+          Cond = CB.CreateICmpNE(CB.CreateAnd(P.Addr, ConstantInt::get(Ty, P.Mask)),
+                                 ConstantInt::get(Ty, 0));
+        }
+        Instruction *Then = splitOn(Cond, Fail, Terminal, P.Loc, nullptr);
+        Then->getParent()->setName("alignguard.culprit");
+        Fail->getParent()->setName("alignguard.next");
+        emitFailure(Then, P, S.Policy);
+      }
+    }
+  }
+  finishPromises(S, M.Assume);
+}
+
+/// Under recover, the promise may be false from here on: drop the checked
+/// bundles (and the legacy condition) of Assume, then what those pointers
+/// fed.
+void dropPromises(CallInst *Assume, ArrayRef<const AlignmentPromise *> Checked) {
+  SmallVector<unsigned, 4> DropBundles;
+  bool DropCondition = false;
+  for (const AlignmentPromise *A : Checked) {
+    if (A->Kind == PromiseKind::AssumeBundle)
+      DropBundles.push_back(A->BundleIndex);
+    else if (A->Kind == PromiseKind::AssumeICmp)
+      DropCondition = true;
+    NumFedPromisesDropped += dropAlignPromisesFedBy(A->Pointer);
+  }
+  if (!Assume)
+    return; // parameter promises in recover mode: no assume was made
+  SmallVector<OperandBundleDef, 4> Keep;
+  for (unsigned I = 0, E = Assume->getNumOperandBundles(); I != E; ++I)
+    if (!is_contained(DropBundles, I))
+      Keep.emplace_back(Assume->getOperandBundleAt(I));
+  if (DropCondition)
+    Assume->setArgOperand(0, ConstantInt::getTrue(Assume->getContext()));
+  bool CondTrue =
+      PatternMatch::match(Assume->getArgOperand(0), PatternMatch::m_One());
+  if (Keep.empty() && CondTrue) {
+    Assume->eraseFromParent();
+    return;
+  }
+  if (Keep.size() != Assume->getNumOperandBundles()) {
+    CallInst *Replacement = compat::cloneCallWithBundles(Assume, Keep);
+    Replacement->copyMetadata(*Assume);
+    Assume->eraseFromParent();
+  }
+}
+
+void Emitter::finishAccess(const AlignmentPromise &A, const CheckSite &By) {
+  if (!By.Policy.isTerminal()) {
+    // Recover: the kernel goes on with the pointer, at natural alignment.
+    lowerToNaturalAlignment(*A.Inst);
+    return;
+  }
+  GuardNote Note;
+  Note.Placement = By.Placement;
+  Note.Downgrade = By.Policy.Downgrade;
+  writeGuardNote(*A.Inst, Note);
+}
+
+void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
+  if (S.Kind == SiteKind::Accesses) {
+    for (const PlannedCheck &C : S.Checks)
+      for (const AlignmentPromise *A : C.Covers)
+        finishAccess(*A, S);
+    return;
+  }
+  if (!S.Policy.isTerminal())
+    return dropPromises(Assume, S.Promises);
+  assert(Assume && "terminal actions keep every promise in an assume");
+  GuardNote Note;
+  Note.FromParamAttr = S.Kind == SiteKind::EntryParams;
+  Note.Downgrade = S.Policy.Downgrade;
+  writeGuardNote(*Assume, Note);
+}
+
+void Emitter::run() {
+  // Values first (hoisted addresses need ScalarEvolution on the unsplit
+  // function), then one site at a time.
+  std::vector<Materialized> Values;
+  for (const CheckSite &S : Plan.Sites)
+    Values.push_back(materialize(S));
+  for (size_t I = 0; I != Plan.Sites.size(); ++I)
+    emitSite(Plan.Sites[I], Values[I]);
+  // Accesses covered by a check at another site follow that site's policy.
+  for (const LeftOutPromise &L : Plan.LeftOut)
+    if (L.Reason == LeftOutReason::Covered &&
+        L.Promise->Kind == PromiseKind::Access)
+      finishAccess(*L.Promise, Plan.Sites[L.CoveringSite]);
+}
+
+} // namespace
+
+void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
+                   UnalignedCopies &Copies, ScalarEvolution &SE) {
+  Emitter(Plan, Sites, Copies, SE).run();
+}
+
+} // namespace alignguard

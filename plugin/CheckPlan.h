@@ -1,0 +1,130 @@
+//===- CheckPlan.h - What align-guard will do to one function ---*- C++ -*-===//
+//
+// The plan is a value: CheckPlanner makes it without touching IR, the audit
+// can print it, tests can read it, and CheckEmitter carries it out. For one
+// function it lists the sites (places that get one branch each), for each
+// its checks, the promises it answers for, its failure policy and
+// placement; and every promise left out, with why.
+//
+//   site 0: entry-params before %0, abort, at-promise
+//     check argument #1 'b' (64)
+//   site 1: accesses before preheader's br, abort, hoisted
+//     check {%in,+,32}<loop> first address (32), covers 2 accesses
+//   left out: assume-bundle on 'p': covered by site 0
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_CHECKPLAN_H
+#define ALIGNGUARD_CHECKPLAN_H
+
+#include "AlignmentFacts.h"
+#include "GuardMetadata.h"
+#include "Options.h"
+#include "PromiseDescription.h"
+#include "Promises.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace alignguard {
+
+/// What a site checks: the promises of one assume, the `align` parameters
+/// of an entry point, or the over-aligned accesses checked at one place.
+enum class SiteKind { Assume, EntryParams, Accesses };
+
+/// `assume`, `entry-params`, `accesses`.
+llvm::StringRef siteKindName(SiteKind K);
+
+/// How the failing side of a site's checks ends.
+struct FailurePolicy {
+  FailureAction Action = FailureAction::Abort;
+  int64_t ReturnValue = 0; ///< Return: what the entry point returns
+  /// The funclet the site is in (Windows EH), or null.
+  llvm::Instruction *Funclet = nullptr;
+  /// Why the requested return/fallback could not be used (then Action is
+  /// Abort); empty when it was.
+  std::string Downgrade;
+
+  /// The failing side leaves the function or the program: nothing after
+  /// the check runs with a broken promise, so the promise can stay.
+  bool isTerminal() const { return Action != FailureAction::Recover; }
+};
+
+/// One pointer tested at a site.
+struct PlannedCheck {
+  /// The promise that names the check in the report.
+  const AlignmentPromise *Promise;
+  /// The pointer, when it is a value at the site (a fixed vector of
+  /// pointers is tested lane by lane).
+  llvm::Value *Pointer = nullptr;
+  /// Otherwise the address, symbolic until the emitter expands it.
+  const llvm::SCEV *Address = nullptr;
+  /// The check fails only when all of these hold (a hoisted access check:
+  /// the loop runs).
+  llvm::SmallVector<LoopGuard, 2> Guards;
+  /// The access promises this check answers for (accesses only).
+  std::vector<const AlignmentPromise *> Covers;
+};
+
+struct CheckSite {
+  SiteKind Kind;
+  /// The checks go before this instruction.
+  llvm::Instruction *InsertBefore;
+  /// Assume sites: the assume.
+  llvm::CallInst *Assume = nullptr;
+  CheckPlacement Placement = CheckPlacement::AtPromise;
+  FailurePolicy Policy;
+  /// The checks; may be empty when every promise of the site is covered.
+  std::vector<PlannedCheck> Checks;
+  /// Every promise made here that the site answers for (assume and
+  /// parameter sites), covered ones included: the emitter keeps them
+  /// guarded or, under recover, drops them.
+  std::vector<const AlignmentPromise *> Promises;
+};
+
+/// Why a promise gets no check of its own.
+enum class LeftOutReason {
+  Unsupported,  ///< no check can be inserted (Promises.h says why)
+  Trivial,      ///< alignment 1
+  Checked,      ///< the code's own test, or the IR's construction
+  Guarded,      ///< an earlier align-guard run's check
+  Covered,      ///< another planned check covers it
+  NotInScope,   ///< align-guard with these options does not check it
+};
+
+struct LeftOutPromise {
+  const AlignmentPromise *Promise;
+  LeftOutReason Reason;
+  /// The text for warnings, remarks and the audit.
+  std::string Why;
+  /// Covered: the covering site.
+  int CoveringSite = -1;
+};
+
+struct CheckPlan {
+  llvm::Function *F = nullptr;
+  std::vector<CheckSite> Sites;
+  std::vector<LeftOutPromise> LeftOut;
+  /// Every promise's description, made before any IR changed.
+  llvm::DenseMap<const AlignmentPromise *, PromiseDescription> Descriptions;
+
+  /// True when the plan changes nothing.
+  bool empty() const { return Sites.empty(); }
+  /// The site that checks or covers A (or -1), and, through Left, A's
+  /// left-out record when it has one.
+  int siteOf(const AlignmentPromise *A,
+             const LeftOutPromise **Left = nullptr) const;
+  const PromiseDescription &describe(const AlignmentPromise *A) const {
+    return Descriptions.find(A)->second;
+  }
+  /// A readable dump (LLVM_DEBUG, unit tests).
+  void print(llvm::raw_ostream &OS) const;
+};
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_CHECKPLAN_H

@@ -1,0 +1,388 @@
+//===- CheckPlanner.cpp - Decide every check of a function, change nothing -===//
+#include "CheckPlanner.h"
+
+#include "AccessPlacement.h"
+#include "IRShapes.h"
+#include "SubjectNames.h"
+#include "UnalignedCopies.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/Debug.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+#define DEBUG_TYPE "align-guard"
+
+namespace alignguard {
+
+Instruction *entryInsertionPoint(Function &F) {
+  for (Instruction &I : F.getEntryBlock()) {
+    auto *II = dyn_cast<IntrinsicInst>(&I);
+    if (!isa<AllocaInst>(I) &&
+        !(II && II->getIntrinsicID() == Intrinsic::localescape))
+      return &I;
+  }
+  return F.getEntryBlock().getTerminator();
+}
+
+namespace {
+
+/// The question "is it aligned here" for a promise, when it has a form
+/// AlignmentFacts can answer: a scalar pointer, a constant power-of-two
+/// alignment and a constant offset.
+std::optional<AddressQuery> queryFor(const AlignmentPromise &A) {
+  auto *Align = dyn_cast_or_null<ConstantInt>(A.Alignment);
+  auto *Offset = dyn_cast_or_null<ConstantInt>(A.Offset);
+  if (!A.Pointer || A.Pointer->getType()->isVectorTy() || !Align ||
+      Align->getValue().getActiveBits() > 64 ||
+      !Align->getValue().isPowerOf2() || (A.Offset && !Offset) ||
+      (Offset && Offset->getBitWidth() > 64))
+    return std::nullopt;
+  AddressQuery Q;
+  Q.Pointer = A.Pointer;
+  Q.Alignment = Align->getZExtValue();
+  Q.Offset = Offset ? Offset->getSExtValue() : 0;
+  return Q;
+}
+
+class Planner {
+public:
+  Planner(Function &F, const PlanRequest &Req, PlannerAnalyses An)
+      : F(F), Req(Req), An(An), Facts(F, An.DT, &An.SE),
+        Colors(funcletColors(F)), EntryPoint(entryInsertionPoint(F)) {
+    Plan.F = &F;
+  }
+
+  CheckPlan run(ArrayRef<AlignmentPromise> Promises);
+
+private:
+  void leaveOut(const AlignmentPromise &A, LeftOutReason R, std::string Why,
+                int Site = -1) {
+    LLVM_DEBUG(dbgs() << "align-guard: " << F.getName() << ": "
+                      << Plan.describe(&A).Subject << " left out: " << Why
+                      << "\n");
+    Plan.LeftOut.push_back({&A, R, std::move(Why), Site});
+  }
+  /// Why align-guard with these options does not check A; empty if it does.
+  std::string whyNotInScope(const AlignmentPromise &A) const;
+  /// Leaves A out when something checks it already; true if so.
+  bool leaveOutIfChecked(const AlignmentPromise &A);
+  Instruction *placeOf(const AlignmentPromise &A) const {
+    return A.Kind == PromiseKind::ParamAttr ? EntryPoint : A.Inst;
+  }
+  /// The site of the assume or entry parameters that makes A.
+  CheckSite &siteFor(const AlignmentPromise &A);
+  void planPromise(const AlignmentPromise &A);
+  void planAccesses(ArrayRef<const AlignmentPromise *> Accesses);
+  void planAccess(const AccessCandidate &C,
+                  DenseMap<const AlignmentPromise *, int> &CoveredBy);
+  FailurePolicy decidePolicy(Instruction *Anchor) const;
+
+  Function &F;
+  const PlanRequest &Req;
+  PlannerAnalyses An;
+  AlignmentFacts Facts;
+  DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>> Colors;
+  Instruction *EntryPoint;
+  CheckPlan Plan;
+  /// Site index by where its checks go and what they check (an assume
+  /// can be where the entry's parameter checks go too).
+  DenseMap<std::pair<Instruction *, unsigned>, unsigned> SiteAt;
+  static std::pair<Instruction *, unsigned> key(Instruction *At, SiteKind K) {
+    return {At, static_cast<unsigned>(K)};
+  }
+};
+
+std::string Planner::whyNotInScope(const AlignmentPromise &A) const {
+  switch (A.Kind) {
+  case PromiseKind::ReturnAttr:
+    return "align-guard does not check return promises";
+  case PromiseKind::ParamAttr:
+    if (!Req.IsEntry)
+      return "not an entry point: its callers in this module make the "
+             "promise";
+    return "";
+  case PromiseKind::Access:
+    if (!Req.Accesses)
+      return "accesses are checked only by align-guard<accesses>";
+    if (!Req.IsEntry)
+      return "accesses are checked only in entry points";
+    return "";
+  default:
+    return "";
+  }
+}
+
+bool Planner::leaveOutIfChecked(const AlignmentPromise &A) {
+  std::optional<AddressQuery> Q = queryFor(A);
+  if (!Q)
+    return false;
+  std::optional<AlignmentFact> Fact = Facts.find(*Q, placeOf(A), A.Inst);
+  if (!Fact)
+    return false;
+  switch (Fact->Source) {
+  case FactSource::Construction:
+    leaveOut(A, LeftOutReason::Checked,
+             "aligned by construction (null, an alloca or a global)");
+    return true;
+  case FactSource::CodeCheck:
+    leaveOut(A, LeftOutReason::Checked,
+             "checked by the code" + describeLocation(Fact->Where->getDebugLoc()));
+    return true;
+  case FactSource::GuardedAssume:
+    leaveOut(A, LeftOutReason::Guarded, "guarded by an earlier align-guard check");
+    return true;
+  case FactSource::PlannedCheck:
+  case FactSource::UncheckedAssume:
+    return false;
+  }
+  return false;
+}
+
+CheckSite &Planner::siteFor(const AlignmentPromise &A) {
+  Instruction *At = placeOf(A);
+  SiteKind Kind = A.Assume ? SiteKind::Assume : SiteKind::EntryParams;
+  auto It = SiteAt.find(key(At, Kind));
+  if (It != SiteAt.end())
+    return Plan.Sites[It->second];
+  CheckSite Site;
+  Site.Kind = Kind;
+  Site.InsertBefore = At;
+  Site.Assume = A.Assume;
+  SiteAt[key(At, Kind)] = Plan.Sites.size();
+  Plan.Sites.push_back(std::move(Site));
+  return Plan.Sites.back();
+}
+
+void Planner::planPromise(const AlignmentPromise &A) {
+  CheckSite &Site = siteFor(A);
+  unsigned SiteIndex = &Site - Plan.Sites.data();
+  Site.Promises.push_back(&A);
+  std::optional<AddressQuery> Q = queryFor(A);
+  if (Q)
+    if (std::optional<AlignmentFact> Fact =
+            Facts.find(*Q, Site.InsertBefore, A.Inst))
+      if (Fact->Source == FactSource::PlannedCheck) {
+        leaveOut(A, LeftOutReason::Covered,
+                 "covered by the check of site " + std::to_string(Fact->Site),
+                 Fact->Site);
+        return;
+      }
+  Site.Checks.push_back({&A, A.Pointer});
+  if (Q) {
+    AlignmentFact Planned{FactSource::PlannedCheck, Q->Pointer, Q->Alignment,
+                          Q->Offset, Site.InsertBefore};
+    Planned.Site = SiteIndex;
+    Facts.addPlanned(std::move(Planned));
+  }
+}
+
+void Planner::planAccess(const AccessCandidate &C,
+                         DenseMap<const AlignmentPromise *, int> &CoveredBy) {
+  AddressQuery Q;
+  Q.Pointer = C.Address ? nullptr : C.Pointer;
+  Q.Address = C.Address;
+  Q.Alignment = C.Alignment;
+  Q.Under = C.Guards;
+  std::optional<AlignmentFact> Fact = Facts.find(Q, C.InsertBefore);
+  if (Fact && Fact->Source == FactSource::PlannedCheck) {
+    CheckSite &By = Plan.Sites[Fact->Site];
+    if (By.Kind == SiteKind::Accesses) {
+      std::vector<const AlignmentPromise *> &Covers =
+          By.Checks[Fact->Check].Covers;
+      if (!is_contained(Covers, C.Promise))
+        Covers.push_back(C.Promise);
+    } else {
+      CoveredBy.try_emplace(C.Promise, Fact->Site);
+    }
+    return;
+  }
+  auto Key = key(C.InsertBefore, SiteKind::Accesses);
+  auto It = SiteAt.find(Key);
+  if (It == SiteAt.end()) {
+    CheckSite Site;
+    Site.Kind = SiteKind::Accesses;
+    Site.InsertBefore = C.InsertBefore;
+    Site.Placement = C.Placement;
+    SiteAt[Key] = Plan.Sites.size();
+    Plan.Sites.push_back(std::move(Site));
+    It = SiteAt.find(Key);
+  }
+  CheckSite &Site = Plan.Sites[It->second];
+  PlannedCheck Check{C.Promise, C.Address ? nullptr : C.Pointer, C.Address,
+                     C.Guards, {C.Promise}};
+  Site.Checks.push_back(std::move(Check));
+  AlignmentFact Planned{FactSource::PlannedCheck, Q.Pointer, C.Alignment, 0,
+                        C.InsertBefore};
+  Planned.Address = C.Address;
+  Planned.Conditions = C.Guards;
+  Planned.Site = It->second;
+  Planned.Check = Site.Checks.size() - 1;
+  Facts.addPlanned(std::move(Planned));
+}
+
+void Planner::planAccesses(ArrayRef<const AlignmentPromise *> Accesses) {
+  if (Accesses.empty())
+    return;
+  std::vector<AccessCandidate> Candidates =
+      placeAccessChecks(Accesses, An.DT, An.LI, An.SE);
+  // Dominating places first, so that a check can cover those it dominates.
+  An.DT.updateDFSNumbers();
+  auto Order = [&](const AccessCandidate &C) {
+    return An.DT.getNode(C.InsertBefore->getParent())->getDFSNumIn();
+  };
+  std::stable_sort(Candidates.begin(), Candidates.end(),
+                   [&](const AccessCandidate &L, const AccessCandidate &R) {
+                     if (L.InsertBefore->getParent() !=
+                         R.InsertBefore->getParent())
+                       return Order(L) < Order(R);
+                     return L.InsertBefore != R.InsertBefore &&
+                            L.InsertBefore->comesBefore(R.InsertBefore);
+                   });
+  DenseMap<const AlignmentPromise *, int> CoveredBy;
+  for (const AccessCandidate &C : Candidates)
+    planAccess(C, CoveredBy);
+  // A promise is covered when none of its addresses got a check of its own.
+  for (const AlignmentPromise *A : Accesses) {
+    bool Checked = any_of(Plan.Sites, [&](const CheckSite &S) {
+      return any_of(S.Checks, [&](const PlannedCheck &C) {
+        return is_contained(C.Covers, A);
+      });
+    });
+    if (!Checked)
+      leaveOut(*A, LeftOutReason::Covered,
+               "covered by the check of site " +
+                   std::to_string(CoveredBy.lookup(A)),
+               CoveredBy.lookup(A));
+  }
+}
+
+FailurePolicy Planner::decidePolicy(Instruction *Anchor) const {
+  FailurePolicy P;
+  P.Action = Req.Action;
+  bool Ambiguous;
+  P.Funclet = funcletPadOf(Colors, Anchor->getParent(), Ambiguous);
+  std::string Why;
+  if (Req.Action == FailureAction::Return) {
+    auto *RetTy = dyn_cast<IntegerType>(F.getReturnType());
+    if (!Req.IsEntry)
+      Why = "it is not an entry point";
+    else if (!RetTy)
+      Why = "it does not return an integer";
+    else if (P.Funclet)
+      Why = "the check is in an EH funclet, which cannot return";
+    else if (!isIntN(RetTy->getBitWidth(), Req.ReturnValue) &&
+             !isUIntN(RetTy->getBitWidth(), Req.ReturnValue))
+      Why = std::to_string(Req.ReturnValue) + " does not fit its " +
+            std::to_string(RetTy->getBitWidth()) + "-bit return type";
+    else
+      P.ReturnValue = Req.ReturnValue;
+  } else if (Req.Action == FailureAction::Fallback) {
+    std::string Effect;
+    if (!Req.IsEntry)
+      Why = "it is not an entry point";
+    else if (!(Why = whyNotForwardable(F)).empty())
+      ;
+    else if (!(Effect = sideEffectMayPrecede(*Anchor)).empty())
+      Why = "fallback-unsafe: " + Effect +
+            " can run before the check, so running the copy would repeat it";
+  }
+  if (!Why.empty()) {
+    P.Action = FailureAction::Abort;
+    P.Downgrade = Why;
+  }
+  return P;
+}
+
+CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
+  SubjectNamer Namer(F);
+  for (const AlignmentPromise &A : Promises)
+    Plan.Descriptions.try_emplace(&A, describePromise(A, Namer));
+  SmallVector<const AlignmentPromise *, 8> Accesses;
+  for (const AlignmentPromise &A : Promises) {
+    std::string Why;
+    if (!A.isSupported())
+      leaveOut(A, LeftOutReason::Unsupported, A.Unsupported);
+    else if (A.isTrivial())
+      leaveOut(A, LeftOutReason::Trivial,
+               "alignment 1 promises nothing; no check needed");
+    else if (A.Guarded)
+      leaveOut(A, LeftOutReason::Guarded, "guarded by an earlier align-guard "
+                                          "check");
+    else if (!(Why = whyNotInScope(A)).empty())
+      leaveOut(A, LeftOutReason::NotInScope, Why);
+    else if (leaveOutIfChecked(A))
+      ;
+    else if (A.Kind == PromiseKind::Access)
+      Accesses.push_back(&A);
+    else
+      planPromise(A);
+  }
+  planAccesses(Accesses);
+  for (CheckSite &Site : Plan.Sites)
+    Site.Policy = decidePolicy(Site.InsertBefore);
+  LLVM_DEBUG(Plan.print(dbgs()));
+  return std::move(Plan);
+}
+
+} // namespace
+
+CheckPlan planChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
+                     const PlanRequest &Request, PlannerAnalyses Analyses) {
+  return Planner(F, Request, Analyses).run(Promises);
+}
+
+StringRef siteKindName(SiteKind K) {
+  switch (K) {
+  case SiteKind::Assume:
+    return "assume";
+  case SiteKind::EntryParams:
+    return "entry-params";
+  case SiteKind::Accesses:
+    return "accesses";
+  }
+  llvm_unreachable("unknown site kind");
+}
+
+int CheckPlan::siteOf(const AlignmentPromise *A,
+                      const LeftOutPromise **Left) const {
+  if (Left)
+    *Left = nullptr;
+  for (const LeftOutPromise &L : LeftOut)
+    if (L.Promise == A) {
+      if (Left)
+        *Left = &L;
+      return L.CoveringSite;
+    }
+  for (size_t I = 0; I != Sites.size(); ++I)
+    for (const PlannedCheck &C : Sites[I].Checks)
+      if (C.Promise == A || is_contained(C.Covers, A))
+        return I;
+  return -1;
+}
+
+void CheckPlan::print(raw_ostream &OS) const {
+  OS << "align-guard plan for '" << F->getName() << "':\n";
+  for (size_t I = 0; I != Sites.size(); ++I) {
+    const CheckSite &S = Sites[I];
+    OS << "  site " << I << ": " << siteKindName(S.Kind) << ", "
+       << failureActionName(S.Policy.Action) << ", "
+       << checkPlacementName(S.Placement);
+    if (!S.Policy.Downgrade.empty())
+      OS << " (" << S.Policy.Downgrade << ")";
+    OS << "\n";
+    for (const PlannedCheck &C : S.Checks)
+      OS << "    check " << describe(C.Promise).Subject
+         << (C.Address ? " (hoisted address)" : "")
+         << (C.Guards.empty() ? "" : " if the loop runs") << "\n";
+  }
+  for (const LeftOutPromise &L : LeftOut)
+    OS << "  left out: " << promiseKindName(L.Promise->Kind) << " on "
+       << describe(L.Promise).Subject << ": " << L.Why << "\n";
+}
+
+} // namespace alignguard

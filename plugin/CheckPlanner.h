@@ -1,0 +1,56 @@
+//===- CheckPlanner.h - Decide every check of a function, change nothing ---===//
+//
+// planChecks reads a function and its promises (Promises.h) and returns the
+// CheckPlan: which promises get a check, grouped into sites with one branch
+// each; which are left out and why (unsupported, trivial, checked by the
+// code or the IR's construction, guarded by an earlier run, covered by
+// another planned check, not in the options' scope); each site's failure
+// policy (return=N and fallback need an entry point, fallback no side effect
+// before the check) and placement (AccessPlacement.h). "Already checked"
+// and "covered" are both questions to AlignmentFacts, the one coverage
+// engine the audit asks too.
+//
+//   CheckPlan P = planChecks(F, Promises, Request, {DT, LI, SE});
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_CHECKPLANNER_H
+#define ALIGNGUARD_CHECKPLANNER_H
+
+#include "CheckPlan.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
+
+namespace alignguard {
+
+/// What the plan is for.
+struct PlanRequest {
+  /// The action a failing check takes where nothing forces another.
+  FailureAction Action = FailureAction::Abort;
+  int64_t ReturnValue = 0;
+  /// Check over-aligned accesses (align-guard<accesses>).
+  bool Accesses = false;
+  /// The function is a kernel entry point (EntryPoints.h).
+  bool IsEntry = false;
+};
+
+/// The analyses the planner reads (from the function analysis manager).
+struct PlannerAnalyses {
+  llvm::DominatorTree &DT;
+  llvm::LoopInfo &LI;
+  llvm::ScalarEvolution &SE;
+};
+
+/// Plans the checks of Promises, all of F. Reads IR only.
+CheckPlan planChecks(llvm::Function &F,
+                     llvm::ArrayRef<AlignmentPromise> Promises,
+                     const PlanRequest &Request, PlannerAnalyses Analyses);
+
+/// Where the checks of an entry point's `align` parameters go: the first
+/// instruction after the allocas (and llvm.localescape) of the entry block.
+llvm::Instruction *entryInsertionPoint(llvm::Function &F);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_CHECKPLANNER_H

@@ -1,0 +1,84 @@
+//===- GuardMetadata.cpp - The contract between align-guard and the audit -===//
+#include "GuardMetadata.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace alignguard {
+
+static constexpr const char *ParamAttrNote = "param-attr";
+
+StringRef checkPlacementName(CheckPlacement P) {
+  switch (P) {
+  case CheckPlacement::AtPromise:
+    return "at-promise";
+  case CheckPlacement::Hoisted:
+    return "hoisted";
+  case CheckPlacement::InLoop:
+    return "in-loop";
+  case CheckPlacement::InPlace:
+    return "in-place";
+  }
+  llvm_unreachable("unknown placement");
+}
+
+static std::optional<CheckPlacement> placementNamed(StringRef Name) {
+  for (CheckPlacement P : {CheckPlacement::AtPromise, CheckPlacement::Hoisted,
+                           CheckPlacement::InLoop, CheckPlacement::InPlace})
+    if (checkPlacementName(P) == Name)
+      return P;
+  return std::nullopt;
+}
+
+static void recordVersion(Module &M) {
+  if (M.getNamedMetadata(GuardVersionMDName))
+    return;
+  LLVMContext &Ctx = M.getContext();
+  M.getOrInsertNamedMetadata(GuardVersionMDName)
+      ->addOperand(MDNode::get(
+          Ctx, ConstantAsMetadata::get(ConstantInt::get(
+                   Type::getInt32Ty(Ctx), GuardContractVersion))));
+}
+
+void writeGuardNote(Instruction &I, const GuardNote &N) {
+  LLVMContext &Ctx = I.getContext();
+  SmallVector<Metadata *, 3> Notes;
+  if (N.FromParamAttr)
+    Notes.push_back(MDString::get(Ctx, ParamAttrNote));
+  if (N.Placement && *N.Placement != CheckPlacement::AtPromise)
+    Notes.push_back(MDString::get(Ctx, checkPlacementName(*N.Placement)));
+  if (!N.Downgrade.empty())
+    Notes.push_back(MDString::get(Ctx, N.Downgrade));
+  I.setMetadata(GuardedMDName, MDNode::get(Ctx, Notes));
+  if (Module *M = I.getModule())
+    recordVersion(*M);
+}
+
+bool isGuarded(const Instruction &I) {
+  return I.getMetadata(GuardedMDName) != nullptr;
+}
+
+std::optional<GuardNote> readGuardNote(const Instruction &I) {
+  MDNode *Node = I.getMetadata(GuardedMDName);
+  if (!Node)
+    return std::nullopt;
+  GuardNote N;
+  for (const MDOperand &Op : Node->operands()) {
+    auto *Text = dyn_cast_or_null<MDString>(Op.get());
+    if (!Text)
+      continue;
+    StringRef S = Text->getString();
+    if (S == ParamAttrNote)
+      N.FromParamAttr = true;
+    else if (std::optional<CheckPlacement> P = placementNamed(S))
+      N.Placement = P;
+    else
+      N.Downgrade = S.str();
+  }
+  return N;
+}
+
+} // namespace alignguard

@@ -1,0 +1,69 @@
+//===- GuardMetadata.h - The contract between align-guard and the audit ---===//
+//
+// align-guard marks what it guarded, so that a second run leaves it alone and
+// the audit can say what became of each promise. This file is the only
+// writer and the only reader of those marks:
+//
+//   call void @llvm.assume(i1 true) ["align"(ptr %b, i64 64)],
+//       !alignguard.guarded !0
+//   load <8 x float>, ptr %p, align 32, !alignguard.guarded !1
+//   !0 = !{!"param-attr"}            ; made from an `align` parameter
+//   !1 = !{!"hoisted"}               ; an access check's placement
+//   !2 = !{!"fallback-unsafe: ..."}  ; why the requested action was not used
+//   !alignguard.version = !{!3}      ; !3 = !{i32 1}: this contract's version
+//
+// A node holds at most one note of each kind: the origin (`param-attr`),
+// the placement (a CheckPlacement name), and the downgrade (any other text).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_GUARDMETADATA_H
+#define ALIGNGUARD_GUARDMETADATA_H
+
+#include "llvm/IR/Instruction.h"
+
+#include <optional>
+#include <string>
+
+namespace alignguard {
+
+/// The metadata kind on a guarded assume or access.
+inline constexpr const char *GuardedMDName = "alignguard.guarded";
+/// The module's named metadata holding the contract's version.
+inline constexpr const char *GuardVersionMDName = "alignguard.version";
+/// The version this build writes and reads.
+inline constexpr unsigned GuardContractVersion = 1;
+
+/// Where a check sits relative to the promise it tests.
+enum class CheckPlacement {
+  AtPromise, ///< just before the assume, or at the entry for parameters
+  Hoisted,   ///< an access check moved out of at least one loop
+  InLoop,    ///< an access check before the access, inside its loop
+  InPlace,   ///< an access check before the access, which is in no loop
+};
+
+/// `at-promise`, `hoisted`, `in-loop`, `in-place`.
+llvm::StringRef checkPlacementName(CheckPlacement P);
+
+/// What align-guard records on a guarded instruction.
+struct GuardNote {
+  /// The assume was made from `align` parameter attributes.
+  bool FromParamAttr = false;
+  /// Recorded for access checks (the assume's own is AtPromise).
+  std::optional<CheckPlacement> Placement;
+  /// Why the requested action was not used here (the check aborts); empty
+  /// when it was.
+  std::string Downgrade;
+};
+
+/// Marks I guarded, with N; records the contract's version in I's module.
+void writeGuardNote(llvm::Instruction &I, const GuardNote &N);
+
+/// The note on I; none when I is not guarded.
+std::optional<GuardNote> readGuardNote(const llvm::Instruction &I);
+
+/// True when I carries the guarded mark.
+bool isGuarded(const llvm::Instruction &I);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_GUARDMETADATA_H

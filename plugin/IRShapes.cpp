@@ -1,0 +1,98 @@
+//===- IRShapes.cpp - Where the IR keeps alignment: one reader each ------===//
+#include "IRShapes.h"
+
+#include "Compat.h"
+
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace alignguard {
+
+bool hasAlignBundle(const CallBase &Call) {
+  bool Found = false;
+  forEachAlignBundle(Call, [&](unsigned, OperandBundleUse) { Found = true; });
+  return Found;
+}
+
+SmallVector<MemoryAccessOperand, 2> memoryAccessOperands(Instruction &I) {
+  LLVMContext &Ctx = I.getContext();
+  Type *I8 = Type::getInt8Ty(Ctx);
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return {{LI->getPointerOperandIndex(), LI->getPointerOperand(),
+             LI->getAlign(), LI->getType(), false}};
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return {{SI->getPointerOperandIndex(), SI->getPointerOperand(),
+             SI->getAlign(), SI->getValueOperand()->getType(), true}};
+  if (auto *MT = dyn_cast<MemTransferInst>(&I))
+    return {{0, MT->getRawDest(), MT->getDestAlign(), I8, true},
+            {1, MT->getRawSource(), MT->getSourceAlign(), I8, false}};
+  if (auto *MS = dyn_cast<MemSetInst>(&I))
+    return {{0, MS->getRawDest(), MS->getDestAlign(), I8, true}};
+  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    if (II->getIntrinsicID() == Intrinsic::masked_load)
+      return {{0, II->getArgOperand(0), compat::maskedAccessAlign(*II, 0),
+               II->getType(), false}};
+    if (II->getIntrinsicID() == Intrinsic::masked_store)
+      return {{1, II->getArgOperand(1), compat::maskedAccessAlign(*II, 1),
+               II->getArgOperand(0)->getType(), true}};
+  }
+  return {};
+}
+
+Align naturalAlignment(Type *Ty, const DataLayout &DL) {
+  return DL.getABITypeAlign(Ty->getScalarType());
+}
+
+void setAccessAlignment(Instruction &I, unsigned OperandNo, Align A) {
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    LI->setAlignment(A);
+  else if (auto *SI = dyn_cast<StoreInst>(&I))
+    SI->setAlignment(A);
+  else if (auto *MT = dyn_cast<MemTransferInst>(&I))
+    OperandNo == 0 ? MT->setDestAlignment(A) : MT->setSourceAlignment(A);
+  else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+    MI->setDestAlignment(A);
+  else if (auto *II = dyn_cast<IntrinsicInst>(&I))
+    compat::setMaskedAccessAlign(*II, OperandNo, A);
+}
+
+bool isGPUTarget(const Module &M) {
+  Triple T = compat::targetTriple(M);
+  return T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV();
+}
+
+DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>>
+funcletColors(Function &F) {
+  if (F.hasPersonalityFn() &&
+      isFuncletEHPersonality(classifyEHPersonality(F.getPersonalityFn())))
+    return colorEHFunclets(F);
+  return {};
+}
+
+Instruction *
+funcletPadOf(const DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>> &Colors,
+             BasicBlock *BB, bool &Ambiguous) {
+  Ambiguous = false;
+  auto It = Colors.find(BB);
+  if (It == Colors.end() || It->second.empty())
+    return nullptr;
+  if (It->second.size() != 1) {
+    Ambiguous = true;
+    return nullptr;
+  }
+  BasicBlock *Color = It->second.front();
+  if (Color == &BB->getParent()->getEntryBlock())
+    return nullptr;
+  return compat::firstNonPHI(*Color);
+}
+
+bool markDisjointOrs(Function &F) {
+  bool Changed = false;
+  for (Instruction &I : instructions(F))
+    Changed |= compat::markDisjointIfNoCommonBits(I);
+  return Changed;
+}
+
+} // namespace alignguard

@@ -1,0 +1,95 @@
+//===- IRShapes.h - Where the IR keeps alignment: one reader each -*- C++ -*-===//
+//
+// The few IR shapes every part of AlignGuard reads, each known in one place:
+//
+//   call void @llvm.assume(i1 true) ["align"(ptr %p, i64 64, i64 %off)]
+//       forEachAlignBundle: the "align" bundles of an assume
+//   load <8 x float>, ptr %p, align 32
+//   call void @llvm.memcpy(ptr align 16 %d, ptr align 16 %s, ...)
+//       memoryAccessOperands: which operand is the pointer, its alignment
+//       and the type accessed (ASan's InterestingMemoryOperand, for us)
+//   naturalAlignment: what an access of a type needs without any promise
+//
+// and the target and EH facts the planner needs (GPU targets, funclets).
+// Nothing here changes IR except setAccessAlignment.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_IRSHAPES_H
+#define ALIGNGUARD_IRSHAPES_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/TinyPtrVector.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+namespace alignguard {
+
+/// The tag of the assume bundles that promise alignment.
+inline constexpr const char *AlignBundleTag = "align";
+
+/// Calls Fn(unsigned Index, llvm::OperandBundleUse Bundle) for every "align"
+/// operand bundle of Call, in order (Index counts all bundles).
+template <typename CallbackT>
+void forEachAlignBundle(const llvm::CallBase &Call, CallbackT Fn) {
+  for (unsigned Idx = 0, E = Call.getNumOperandBundles(); Idx != E; ++Idx) {
+    llvm::OperandBundleUse Bundle = Call.getOperandBundleAt(Idx);
+    if (Bundle.getTagName() == AlignBundleTag)
+      Fn(Idx, Bundle);
+  }
+}
+
+/// True when Call has at least one "align" bundle.
+bool hasAlignBundle(const llvm::CallBase &Call);
+
+/// One pointer operand of a memory access: a load, store, masked load or
+/// store, or memory intrinsic (a memcpy has two).
+struct MemoryAccessOperand {
+  unsigned OperandNo;        ///< the pointer's operand number in the access
+  llvm::Value *Pointer;      ///< the pointer operand
+  llvm::MaybeAlign Alignment; ///< what the access states (none: unknown)
+  llvm::Type *AccessType;    ///< the type read or written (i8 for memory
+                             ///< intrinsics)
+  bool IsWrite;
+};
+
+/// The pointer operands through which I reads or writes memory; empty for
+/// any other instruction.
+llvm::SmallVector<MemoryAccessOperand, 2>
+memoryAccessOperands(llvm::Instruction &I);
+
+/// The alignment an access of Ty needs without any promise: its scalar
+/// element's ABI alignment (a <8 x float> load needs 4).
+llvm::Align naturalAlignment(llvm::Type *Ty, const llvm::DataLayout &DL);
+
+/// Sets the alignment I states for the pointer operand OperandNo (one of
+/// memoryAccessOperands(I)).
+void setAccessAlignment(llvm::Instruction &I, unsigned OperandNo,
+                        llvm::Align A);
+
+/// True when the module is device code, where no host runtime can be linked.
+bool isGPUTarget(const llvm::Module &M);
+
+/// The funclet colours of F's blocks (Windows EH); empty for other
+/// personalities. Calls in a funclet need a "funclet" bundle.
+llvm::DenseMap<llvm::BasicBlock *, llvm::TinyPtrVector<llvm::BasicBlock *>>
+funcletColors(llvm::Function &F);
+
+/// The pad of the one funclet BB belongs to (null outside funclets); sets
+/// Ambiguous when BB belongs to several.
+llvm::Instruction *funcletPadOf(
+    const llvm::DenseMap<llvm::BasicBlock *,
+                         llvm::TinyPtrVector<llvm::BasicBlock *>> &Colors,
+    llvm::BasicBlock *BB, bool &Ambiguous);
+
+/// Marks the `or`s whose operands share no bit as disjoint (LLVM 18+ reads
+/// only a disjoint `or` as an add; IR from older LLVMs has no such flag).
+/// Returns true when it marked one.
+bool markDisjointOrs(llvm::Function &F);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_IRSHAPES_H

@@ -1,0 +1,93 @@
+//===- PromiseDescription.cpp - How a promise is named, in one place -----===//
+#include "PromiseDescription.h"
+
+#include "GuardMetadata.h"
+#include "PointerOrigins.h"
+#include "SubjectNames.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+
+using namespace llvm;
+
+namespace alignguard {
+
+DebugLoc promiseDebugLoc(const AlignmentPromise &A) {
+  // A promise inlined from a library (Highway's Load, Eigen's packet
+  // access) is reported where the function's own code made it: the
+  // outermost call site of the inlined chain.
+  if (A.Inst && A.Inst->getDebugLoc()) {
+    DILocation *Loc = A.Inst->getDebugLoc().get();
+    while (DILocation *Caller = Loc->getInlinedAt())
+      Loc = Caller;
+    return DebugLoc(Loc);
+  }
+  // A parameter's promise is made where the function begins.
+  if (DISubprogram *SP = A.F->getSubprogram())
+    return DILocation::get(A.F->getContext(), SP->getLine(), 0, SP);
+  return DebugLoc();
+}
+
+std::string describeLocation(const DebugLoc &DL) {
+  if (!DL)
+    return "";
+  return (" at " + DL->getFilename() + ":" + Twine(DL.getLine())).str();
+}
+
+/// The subject of a return promise: whose returned pointer it is.
+static std::string returnedBy(const AlignmentPromise &A) {
+  auto *CB = dyn_cast<CallBase>(A.Inst);
+  const Function *Callee = CB ? CB->getCalledFunction() : A.F;
+  return "the pointer returned by " +
+         (Callee ? "'" + demangle(Callee->getName().str()) + "'"
+                 : std::string("an indirect call"));
+}
+
+PromiseDescription describePromise(const AlignmentPromise &A,
+                                   const SubjectNamer &Namer) {
+  PromiseDescription D;
+  // Reports are for people: Particle::step(float), not _ZN8Particle4stepEf
+  // (demangle returns a name that is not mangled unchanged).
+  D.Function = demangle(A.F->getName().str());
+  D.Kind = A.Kind;
+  // An assume that align-guard made from `align` parameters keeps
+  // reporting as those parameters.
+  if (A.Guarded && A.Inst)
+    if (std::optional<GuardNote> Note = readGuardNote(*A.Inst))
+      if (Note->FromParamAttr)
+        D.Kind = PromiseKind::ParamAttr;
+
+  if (A.Kind == PromiseKind::ReturnAttr) {
+    D.Subject = returnedBy(A);
+  } else if (!A.Pointer) {
+    D.Subject = "a value";
+  } else if (const Argument *Arg = argumentOf(A.Pointer)) {
+    D.Argument = Arg->getArgNo();
+    D.Subject = Namer.describe(A.Pointer);
+  } else if (A.Kind == PromiseKind::Access) {
+    // An access is through a GEP of the buffer: name the buffer.
+    const Value *Root = pointerRoot(A.Pointer);
+    if (auto *RootArg = dyn_cast<Argument>(Root))
+      D.Argument = RootArg->getArgNo();
+    D.Subject = Namer.describe(Root);
+  } else {
+    D.Subject = Namer.describe(A.Pointer);
+  }
+
+  if (auto *C = dyn_cast_or_null<ConstantInt>(A.Alignment))
+    D.Alignment = C->getValue().getLimitedValue();
+  if (!A.Offset)
+    D.Offset = 0;
+  else if (auto *C = dyn_cast<ConstantInt>(A.Offset))
+    D.Offset = C->getValue().sextOrTrunc(64).getSExtValue();
+
+  if (DebugLoc Loc = promiseDebugLoc(A)) {
+    D.File = Loc->getFilename().str();
+    D.Line = Loc.getLine();
+    D.Column = Loc.getCol();
+  }
+  return D;
+}
+
+} // namespace alignguard

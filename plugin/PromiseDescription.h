@@ -1,0 +1,54 @@
+//===- PromiseDescription.h - How a promise is named, in one place -*- C++ -*-===//
+//
+// The runtime's report, the guard's warnings and remarks and the audit's
+// finding all say the same things about a promise: in which function, of
+// which kind, about which pointer, written where, with which constant
+// alignment and offset. describePromise is the one function that works
+// them out; the site descriptor (RuntimeABI.h) and the audit finding
+// (AuditReport.h) are both made from its result.
+//
+//   define void @vadd(ptr %a, ptr align 64 %b)   !dbg at vadd.c:12
+//     -> {vadd, param-attr, "argument #1 'b'", arg 1, 64, 0, vadd.c:12:0}
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_PROMISEDESCRIPTION_H
+#define ALIGNGUARD_PROMISEDESCRIPTION_H
+
+#include "Promises.h"
+
+#include "llvm/IR/DebugLoc.h"
+
+#include <optional>
+#include <string>
+
+namespace alignguard {
+
+class SubjectNamer;
+
+struct PromiseDescription {
+  std::string Function; ///< demangled: Particle::step(float)
+  PromiseKind Kind;     ///< a guarded assume made from `align` parameters
+                        ///< reads as ParamAttr
+  std::string Subject;  ///< "argument #1 'b'", "A->data", ...
+  std::optional<unsigned> Argument;  ///< when the subject is a parameter
+  std::optional<uint64_t> Alignment; ///< none when only known at run time
+  std::optional<int64_t> Offset;     ///< none when only known at run time
+  std::string File;                  ///< empty without debug info
+  unsigned Line = 0, Column = 0;
+};
+
+/// Describes A; Namer must be F's (A.F).
+PromiseDescription describePromise(const AlignmentPromise &A,
+                                   const SubjectNamer &Namer);
+
+/// Where A is made: its instruction's location (for inlined code, the call
+/// site in A's function), else (a parameter's promise) the start of its
+/// function; empty without debug info.
+llvm::DebugLoc promiseDebugLoc(const AlignmentPromise &A);
+
+/// ` at file:line` for a message, or "" without debug info.
+std::string describeLocation(const llvm::DebugLoc &DL);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_PROMISEDESCRIPTION_H
