@@ -114,7 +114,7 @@ define void @fat(i8 addrspace(7)* align 16 %f) {
 }
 
 ; BEFORE: summary total=11 unchecked=7 guarded=0 checked=3 implied=0 unsupported=1
-; AFTER:  summary total=11 unchecked=2 guarded=5 checked=2 implied=1 unsupported=1
+; AFTER: summary total=11 unchecked=2 guarded=4 checked=3 implied=1 unsupported=1
 
 ; The table lists what needs attention, then the summary.
 ; TABLE:      alignguard audit: {{.*}}kinds-and-statuses.ll
