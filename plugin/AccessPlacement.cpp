@@ -35,8 +35,8 @@ const SCEV *firstModAlignment(const SCEV *S, const Loop *L, unsigned AlignBits,
     if (SE.getTypeSizeInBits(Cast->getType()) < AlignBits ||
         SE.getTypeSizeInBits(Cast->getOperand()->getType()) < AlignBits)
       return nullptr;
-    const SCEV *Op = firstModAlignment(Cast->getOperand(), L, AlignBits, SE,
-                                       Depth + 1);
+    const SCEV *Op =
+        firstModAlignment(Cast->getOperand(), L, AlignBits, SE, Depth + 1);
     if (!Op)
       return nullptr;
     if (isa<SCEVSignExtendExpr>(Cast))
@@ -90,8 +90,8 @@ void hoist(AccessCandidate &C, std::vector<AccessCandidate> &Work, LoopInfo &LI,
     // (the header runs once more than the backedge is taken).
     bool RunsOnEntry = Exiting == Latch || Home == L->getHeader();
     const SCEV *Taken = SE.getBackedgeTakenCount(L);
-    bool Counted = !isa<SCEVCouldNotCompute>(Taken) &&
-                   SE.isLoopInvariant(Taken, L);
+    bool Counted =
+        !isa<SCEVCouldNotCompute>(Taken) && SE.isLoopInvariant(Taken, L);
     if (!RunsOnEntry && (!Counted || Taken->isZero()))
       return; // unknown whether the access runs, or it never does
 

@@ -1,4 +1,4 @@
-//===- AccessPlacement.h - Where to check an over-aligned access -*- C++ -*-===//
+//===- AccessPlacement.h - Where an access is checked -----------*- C++ -*-===//
 //
 // align-guard<accesses> checks the alignment that loads, stores, masked
 // accesses and memory intrinsics promise themselves (Halide never writes an

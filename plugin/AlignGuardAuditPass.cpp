@@ -63,8 +63,9 @@ Verdict factVerdict(const std::optional<AlignmentFact> &Fact) {
   case FactSource::UncheckedAssume:
     break;
   }
-  return {AuditStatus::Unchecked, "rests on an unchecked assume" +
-                                      describeLocation(Fact->Where->getDebugLoc())};
+  return {AuditStatus::Unchecked,
+          "rests on an unchecked assume" +
+              describeLocation(Fact->Where->getDebugLoc())};
 }
 
 class Auditor {
@@ -156,8 +157,9 @@ Verdict Auditor::paramVerdict(Argument &Arg, uint64_t Alignment) {
       return {AuditStatus::Unchecked,
               "promised by the callers of entry point '" + Name + "'"};
     return {AuditStatus::Unchecked,
-            "'" + Name + "' is externally visible: its callers are not all "
-                         "in this module"};
+            "'" + Name +
+                "' is externally visible: its callers are not all "
+                "in this module"};
   }
   auto Key = std::make_pair(&Arg, Alignment);
   auto It = Params.find(Key);
@@ -176,17 +178,17 @@ Verdict Auditor::paramVerdict(Argument &Arg, uint64_t Alignment) {
       break;
     }
     ++Calls;
-    Verdict AtCall = pointerVerdict(CB->getArgOperand(Arg.getArgNo()),
-                                    Alignment, CB);
+    Verdict AtCall =
+        pointerVerdict(CB->getArgOperand(Arg.getArgNo()), Alignment, CB);
     if (!isVerified(AtCall.Status)) {
       Function &Caller = *CB->getFunction();
-      Result = {AuditStatus::Unchecked,
-                "the call in '" + demangle(Caller.getName().str()) + "'" +
-                    describeLocation(CB->getDebugLoc()) + " passes " +
-                    namerFor(Caller).describe(
-                        CB->getArgOperand(Arg.getArgNo())) +
-                    ", which is " + auditStatusName(AtCall.Status).str() +
-                    (AtCall.Reason.empty() ? "" : " (" + AtCall.Reason + ")")};
+      Result = {
+          AuditStatus::Unchecked,
+          "the call in '" + demangle(Caller.getName().str()) + "'" +
+              describeLocation(CB->getDebugLoc()) + " passes " +
+              namerFor(Caller).describe(CB->getArgOperand(Arg.getArgNo())) +
+              ", which is " + auditStatusName(AtCall.Status).str() +
+              (AtCall.Reason.empty() ? "" : " (" + AtCall.Reason + ")")};
       break;
     }
   }
@@ -254,8 +256,7 @@ Verdict Auditor::classify(const AlignmentPromise &A) {
   llvm_unreachable("unknown assumption kind");
 }
 
-AuditFinding Auditor::describe(const AlignmentPromise &A,
-                               const Verdict &V) {
+AuditFinding Auditor::describe(const AlignmentPromise &A, const Verdict &V) {
   PromiseDescription D = describePromise(A, namerFor(*A.F));
   AuditFinding Out;
   Out.Function = D.Function;

@@ -68,10 +68,9 @@ void reportPlan(const CheckPlan &Plan, OptimizationRemarkEmitter &ORE,
     NumAlreadyChecked += L.Reason == LeftOutReason::Checked ||
                          L.Reason == LeftOutReason::Guarded;
     ORE.emit([&] {
-      return OptimizationRemarkAnalysis(DEBUG_TYPE, "NoCheck",
-                                        DiagnosticLocation(promiseDebugLoc(A)),
-                                        A.Inst ? A.Inst->getParent()
-                                               : &F.getEntryBlock())
+      return OptimizationRemarkAnalysis(
+                 DEBUG_TYPE, "NoCheck", DiagnosticLocation(promiseDebugLoc(A)),
+                 A.Inst ? A.Inst->getParent() : &F.getEntryBlock())
              << promiseKindName(A.Kind) << " on " << D.Subject
              << " gets no check: " << L.Why;
     });
@@ -87,11 +86,12 @@ void reportPlan(const CheckPlan &Plan, OptimizationRemarkEmitter &ORE,
         What += " and " + std::to_string(S.Checks.size() - 1) + " more";
       if (S.Kind == SiteKind::Accesses)
         What = "the access to " + Plan.describe(&First).Subject;
-      warnAt(F, S.InsertBefore->getDebugLoc(),
-             "in function '" + F.getName() + "': " +
-                 failureActionName(Requested) + " cannot be used for the "
-                 "check of " + What + ": " + S.Policy.Downgrade +
-                 "; a violation there aborts");
+      warnAt(
+          F, S.InsertBefore->getDebugLoc(),
+          "in function '" + F.getName() + "': " + failureActionName(Requested) +
+              " cannot be used for the "
+              "check of " +
+              What + ": " + S.Policy.Downgrade + "; a violation there aborts");
     }
     for (const PlannedCheck &C : S.Checks)
       ORE.emit([&] {
@@ -162,10 +162,9 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
       continue;
     PlanRequest Request{Action, Opts.ReturnValue, Opts.Accesses, IsEntry};
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(*F);
-    CheckPlan Plan =
-        planChecks(*F, Promises, Request,
-                   {FAM.getResult<DominatorTreeAnalysis>(*F),
-                    FAM.getResult<LoopAnalysis>(*F), SE});
+    CheckPlan Plan = planChecks(*F, Promises, Request,
+                                {FAM.getResult<DominatorTreeAnalysis>(*F),
+                                 FAM.getResult<LoopAnalysis>(*F), SE});
     reportPlan(Plan, FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F),
                Action);
     if (Plan.empty())

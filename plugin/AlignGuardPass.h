@@ -1,4 +1,4 @@
-//===- AlignGuardPass.h - Turn alignment promises into checks ----*- C++ -*-===//
+//===- AlignGuardPass.h - Turn alignment promises into checks ---*- C++ -*-===//
 //
 // The `align-guard` module pass. Before:
 //

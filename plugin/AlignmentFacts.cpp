@@ -81,7 +81,8 @@ AlignmentFacts::AlignmentFacts(Function &F, const DominatorTree &DT,
       AlignmentTest Test;
       Test.Pointer = Bundle.Inputs[0];
       Test.Alignment = A->getValue();
-      Test.Offset = Bundle.Inputs.size() == 3 ? Bundle.Inputs[2].get() : nullptr;
+      Test.Offset =
+          Bundle.Inputs.size() == 3 ? Bundle.Inputs[2].get() : nullptr;
       addTest(Test, Source, Assume, nullptr);
     });
     AlignmentTest Test;
@@ -236,8 +237,8 @@ unsigned AlignmentFacts::trailingZeros(const SCEV *S, const Instruction *At,
   unsigned Mine = 0;
   if (auto *U = dyn_cast<SCEVUnknown>(S)) {
     for (const AlignmentFact &Fact : Facts)
-      if (Fact.Integer == U->getValue() && Fact.Source != FactSource::UncheckedAssume &&
-          holdsAt(Fact, At))
+      if (Fact.Integer == U->getValue() &&
+          Fact.Source != FactSource::UncheckedAssume && holdsAt(Fact, At))
         Mine = std::max(Mine, Log2_64(Fact.Alignment));
   } else if (auto *Cast = dyn_cast<SCEVCastExpr>(S)) {
     Mine = std::min(trailingZeros(Cast->getOperand(), At, Depth + 1), Width);

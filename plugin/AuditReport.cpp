@@ -93,8 +93,7 @@ static std::string cell(StringRef Text) {
 
 void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
   std::vector<std::vector<std::string>> Rows = {
-      {"STATUS", "KIND", "FUNCTION", "SUBJECT", "ALIGN", "LOCATION",
-       "REASON"}};
+      {"STATUS", "KIND", "FUNCTION", "SUBJECT", "ALIGN", "LOCATION", "REASON"}};
   for (const AuditFinding &F : R.Findings)
     if (All || !isVerified(F.Status))
       Rows.push_back(
@@ -122,13 +121,11 @@ void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
     }
   AuditSummary S = R.summary();
   OS << "summary: " << S.Total << " assumptions: " << S.Unchecked
-     << " unchecked, " << S.Guarded << " guarded, " << S.Checked
-     << " checked, " << S.Implied << " implied, " << S.Unsupported
-     << " unsupported\n";
+     << " unchecked, " << S.Guarded << " guarded, " << S.Checked << " checked, "
+     << S.Implied << " implied, " << S.Unsupported << " unsupported\n";
 }
 
-template <typename T>
-static json::Value optional(const std::optional<T> &V) {
+template <typename T> static json::Value optional(const std::optional<T> &V) {
   if (V)
     return json::Value(*V);
   return nullptr;
@@ -223,9 +220,8 @@ void writeAuditSARIF(raw_ostream &OS, const AuditReport &R, bool All) {
     if (RuleId == VerifiedRule && !All)
       continue;
     json::Object Location{
-        {"logicalLocations",
-         json::Array{json::Object{{"name", F.Function},
-                                  {"kind", "function"}}}}};
+        {"logicalLocations", json::Array{json::Object{{"name", F.Function},
+                                                      {"kind", "function"}}}}};
     if (!F.File.empty()) {
       json::Object Region;
       if (F.Line)

@@ -35,11 +35,11 @@ inline bool isVerified(AuditStatus S) {
 
 /// What align-guard would do with a promise (`align-guard-audit<plan>`).
 struct PlannedAction {
-  bool Check = false;        ///< it gets a check of its own
-  std::optional<int> Site;   ///< the site that checks or covers it
-  std::string Action;        ///< that site's failure action
-  std::string Placement;     ///< that site's placement
-  std::string Reason;        ///< why no check, or why the action changed
+  bool Check = false;      ///< it gets a check of its own
+  std::optional<int> Site; ///< the site that checks or covers it
+  std::string Action;      ///< that site's failure action
+  std::string Placement;   ///< that site's placement
+  std::string Reason;      ///< why no check, or why the action changed
 };
 
 struct AuditFinding {

@@ -55,11 +55,11 @@ struct ScalarCheck {
 struct PreparedCheck {
   const ScalarCheck *C;
   DebugLoc Loc;
-  Value *PtrBits;   ///< ptrtoint, i64: what the runtime prints
-  Value *Addr;      ///< the pointer minus the offset, in the check's type
-  Value *Alignment; ///< in the check's type
-  Value *Offset;    ///< in the check's type, or null
-  Value *Bad;       ///< i1: this check fails (null when tested by mask)
+  Value *PtrBits;       ///< ptrtoint, i64: what the runtime prints
+  Value *Addr;          ///< the pointer minus the offset, in the check's type
+  Value *Alignment;     ///< in the check's type
+  Value *Offset;        ///< in the check's type, or null
+  Value *Bad;           ///< i1: this check fails (null when tested by mask)
   bool HasMask = false; ///< the alignment is a constant power of two
   APInt Mask;           ///< then, the alignment - 1
 };
@@ -134,9 +134,10 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
     Value *Guard = nullptr;
     for (const LoopGuard &G : C.Guards) {
       Type *Ty = G.BackedgeTaken->getType();
-      Value *Count = Expander->expandCodeFor(G.BackedgeTaken, Ty, S.InsertBefore);
-      Value *Runs = B.CreateICmpUGE(Count, ConstantInt::get(Ty, G.Min),
-                                    "ag.loop.runs");
+      Value *Count =
+          Expander->expandCodeFor(G.BackedgeTaken, Ty, S.InsertBefore);
+      Value *Runs =
+          B.CreateICmpUGE(Count, ConstantInt::get(Ty, G.Min), "ag.loop.runs");
       Guard = Guard ? B.CreateAnd(Guard, Runs) : Runs;
     }
     auto *VT = dyn_cast<FixedVectorType>(Ptr->getType());
@@ -146,8 +147,7 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
     }
     // LangRef: `align` on a vector of pointers holds for every element.
     for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I)
-      M.Checks.push_back({C.Promise,
-                          B.CreateExtractElement(Ptr, B.getInt64(I)),
+      M.Checks.push_back({C.Promise, B.CreateExtractElement(Ptr, B.getInt64(I)),
                           Subject + " element " + std::to_string(I), Guard});
   }
   if (S.Kind == SiteKind::EntryParams &&
@@ -255,9 +255,10 @@ void Emitter::emitFailure(Instruction *Term, const PreparedCheck &P,
     markNoSanitize(compat::createTrap(FB, Bundles));
     return;
   }
-  HookKind Kind = Policy.Action == FailureAction::Abort      ? HookKind::Abort
-                  : Policy.Action == FailureAction::Fallback ? HookKind::Fallback
-                                                             : HookKind::Report;
+  HookKind Kind = Policy.Action == FailureAction::Abort ? HookKind::Abort
+                  : Policy.Action == FailureAction::Fallback
+                      ? HookKind::Fallback
+                      : HookKind::Report;
   SiteInfo Site = SiteInfo::from(Plan.describe(P.C->From));
   Site.Subject = P.C->Subject;
   Type *I64 = FB.getInt64Ty();
@@ -360,8 +361,9 @@ void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
         Value *Cond = P.Bad;
         if (P.HasMask) {
           Type *Ty = P.Addr->getType();
-          Cond = CB.CreateICmpNE(CB.CreateAnd(P.Addr, ConstantInt::get(Ty, P.Mask)),
-                                 ConstantInt::get(Ty, 0));
+          Cond = CB.CreateICmpNE(
+              CB.CreateAnd(P.Addr, ConstantInt::get(Ty, P.Mask)),
+              ConstantInt::get(Ty, 0));
         }
         Instruction *Then = splitOn(Cond, Fail, Terminal, P.Loc, nullptr);
         Then->getParent()->setName("alignguard.culprit");
@@ -376,7 +378,8 @@ void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
 /// Under recover, the promise may be false from here on: drop the checked
 /// bundles (and the legacy condition) of Assume, then what those pointers
 /// fed.
-void dropPromises(CallInst *Assume, ArrayRef<const AlignmentPromise *> Checked) {
+void dropPromises(CallInst *Assume,
+                  ArrayRef<const AlignmentPromise *> Checked) {
   SmallVector<unsigned, 4> DropBundles;
   bool DropCondition = false;
   for (const AlignmentPromise *A : Checked) {

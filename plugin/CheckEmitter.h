@@ -1,4 +1,4 @@
-//===- CheckEmitter.h - Carry out a CheckPlan --------------------*- C++ -*-===//
+//===- CheckEmitter.h - Carry out a CheckPlan -------------------*- C++ -*-===//
 //
 // The emitter materialises a CheckPlan (CheckPlan.h) in its function, one
 // site at a time, through one loop: the checks of a site in one branch,

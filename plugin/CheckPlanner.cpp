@@ -1,4 +1,4 @@
-//===- CheckPlanner.cpp - Decide every check of a function, change nothing -===//
+//===- CheckPlanner.cpp - Decide the checks, change nothing ---------------===//
 #include "CheckPlanner.h"
 
 #include "AccessPlacement.h"
@@ -131,10 +131,12 @@ bool Planner::leaveOutIfChecked(const AlignmentPromise &A) {
     return true;
   case FactSource::CodeCheck:
     leaveOut(A, LeftOutReason::Checked,
-             "checked by the code" + describeLocation(Fact->Where->getDebugLoc()));
+             "checked by the code" +
+                 describeLocation(Fact->Where->getDebugLoc()));
     return true;
   case FactSource::GuardedAssume:
-    leaveOut(A, LeftOutReason::Guarded, "guarded by an earlier align-guard check");
+    leaveOut(A, LeftOutReason::Guarded,
+             "guarded by an earlier align-guard check");
     return true;
   case FactSource::PlannedCheck:
   case FactSource::UncheckedAssume:
@@ -213,8 +215,11 @@ void Planner::planAccess(const AccessCandidate &C,
     It = SiteAt.find(Key);
   }
   CheckSite &Site = Plan.Sites[It->second];
-  PlannedCheck Check{C.Promise, C.Address ? nullptr : C.Pointer, C.Address,
-                     C.Guards, {C.Promise}};
+  PlannedCheck Check{C.Promise,
+                     C.Address ? nullptr : C.Pointer,
+                     C.Address,
+                     C.Guards,
+                     {C.Promise}};
   Site.Checks.push_back(std::move(Check));
   AlignmentFact Planned{FactSource::PlannedCheck, Q.Pointer, C.Alignment, 0,
                         C.InsertBefore};
@@ -311,8 +316,9 @@ CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
       leaveOut(A, LeftOutReason::Trivial,
                "alignment 1 promises nothing; no check needed");
     else if (A.Guarded)
-      leaveOut(A, LeftOutReason::Guarded, "guarded by an earlier align-guard "
-                                          "check");
+      leaveOut(A, LeftOutReason::Guarded,
+               "guarded by an earlier align-guard "
+               "check");
     else if (!(Why = whyNotInScope(A)).empty())
       leaveOut(A, LeftOutReason::NotInScope, Why);
     else if (leaveOutIfChecked(A))

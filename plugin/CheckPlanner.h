@@ -1,4 +1,4 @@
-//===- CheckPlanner.h - Decide every check of a function, change nothing ---===//
+//===- CheckPlanner.h - Decide every check of a function, change nothing --===//
 //
 // planChecks reads a function and its promises (Promises.h) and returns the
 // CheckPlan: which promises get a check, grouped into sites with one branch

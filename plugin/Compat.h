@@ -8,16 +8,16 @@
 #ifndef ALIGNGUARD_COMPAT_H
 #define ALIGNGUARD_COMPAT_H
 
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -115,7 +115,8 @@ createTrap(llvm::IRBuilderBase &B,
   llvm::Function *Trap =
       llvm::Intrinsic::getOrInsertDeclaration(M, llvm::Intrinsic::trap);
 #else
-  llvm::Function *Trap = llvm::Intrinsic::getDeclaration(M, llvm::Intrinsic::trap);
+  llvm::Function *Trap =
+      llvm::Intrinsic::getDeclaration(M, llvm::Intrinsic::trap);
 #endif
   return B.CreateCall(Trap, {}, Bundles);
 }

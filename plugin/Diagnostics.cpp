@@ -18,9 +18,7 @@ AlignGuardDiagnostic::AlignGuardDiagnostic(const Twine &Message,
     : DiagnosticInfo(alignGuardDiagnosticKind(), Severity),
       Message(Message.str()) {}
 
-void AlignGuardDiagnostic::print(DiagnosticPrinter &DP) const {
-  DP << Message;
-}
+void AlignGuardDiagnostic::print(DiagnosticPrinter &DP) const { DP << Message; }
 
 AlignGuardLocatedDiagnostic::AlignGuardLocatedDiagnostic(
     const Function &F, const DiagnosticLocation &Loc, const Twine &Message,

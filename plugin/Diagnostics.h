@@ -1,4 +1,4 @@
-//===- Diagnostics.h - Problems found in IR, told through LLVM ---*- C++ -*-===//
+//===- Diagnostics.h - Problems found in IR, told through LLVM --*- C++ -*-===//
 //
 // AlignGuard reports problems with a user's IR or options through
 // LLVMContext::diagnose, so opt and clang print them with their own

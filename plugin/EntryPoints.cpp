@@ -81,8 +81,8 @@ static bool isExternallyVisibleDefinition(const Function &F) {
 }
 
 /// Compiles the globs once per module rather than once per function.
-static std::vector<GlobPattern> compileGlobs(
-    const std::vector<std::string> &Texts) {
+static std::vector<GlobPattern>
+compileGlobs(const std::vector<std::string> &Texts) {
   std::vector<GlobPattern> Globs;
   for (const std::string &Text : Texts) {
     Expected<GlobPattern> Glob = GlobPattern::create(Text);

@@ -1,4 +1,4 @@
-//===- EntryPoints.h - Which definitions are kernel entry points -*- C++ -*-===//
+//===- EntryPoints.h - Which definitions are entry points -------*- C++ -*-===//
 //
 // An `align N` parameter attribute is a promise the *caller* makes. AlignGuard
 // checks it only where the caller is outside the compiler's view: at a kernel

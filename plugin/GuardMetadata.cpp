@@ -38,9 +38,9 @@ static void recordVersion(Module &M) {
     return;
   LLVMContext &Ctx = M.getContext();
   M.getOrInsertNamedMetadata(GuardVersionMDName)
-      ->addOperand(MDNode::get(
-          Ctx, ConstantAsMetadata::get(ConstantInt::get(
-                   Type::getInt32Ty(Ctx), GuardContractVersion))));
+      ->addOperand(
+          MDNode::get(Ctx, ConstantAsMetadata::get(ConstantInt::get(
+                               Type::getInt32Ty(Ctx), GuardContractVersion))));
 }
 
 void writeGuardNote(Instruction &I, const GuardNote &N) {

@@ -63,8 +63,7 @@ bool isGPUTarget(const Module &M) {
   return T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV();
 }
 
-DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>>
-funcletColors(Function &F) {
+DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>> funcletColors(Function &F) {
   if (F.hasPersonalityFn() &&
       isFuncletEHPersonality(classifyEHPersonality(F.getPersonalityFn())))
     return colorEHFunclets(F);

@@ -1,4 +1,4 @@
-//===- IRShapes.h - Where the IR keeps alignment: one reader each -*- C++ -*-===//
+//===- IRShapes.h - Where the IR keeps alignment, read once -----*- C++ -*-===//
 //
 // The few IR shapes every part of AlignGuard reads, each known in one place:
 //
@@ -48,11 +48,11 @@ bool hasAlignBundle(const llvm::CallBase &Call);
 /// One pointer operand of a memory access: a load, store, masked load or
 /// store, or memory intrinsic (a memcpy has two).
 struct MemoryAccessOperand {
-  unsigned OperandNo;        ///< the pointer's operand number in the access
-  llvm::Value *Pointer;      ///< the pointer operand
+  unsigned OperandNo;         ///< the pointer's operand number in the access
+  llvm::Value *Pointer;       ///< the pointer operand
   llvm::MaybeAlign Alignment; ///< what the access states (none: unknown)
-  llvm::Type *AccessType;    ///< the type read or written (i8 for memory
-                             ///< intrinsics)
+  llvm::Type *AccessType;     ///< the type read or written (i8 for memory
+                              ///< intrinsics)
   bool IsWrite;
 };
 

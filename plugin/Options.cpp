@@ -166,8 +166,8 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
     }
     if (Param.consume_front("output=")) {
       if (Param.empty())
-        return invalidParameter("align-guard-audit", "output=",
-                                "expected output=FILE");
+        return invalidParameter("align-guard-audit",
+                                "output=", "expected output=FILE");
       Opts.Output = Param.str();
       continue;
     }
@@ -177,8 +177,8 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       return IsGuardWord.takeError();
     if (*IsGuardWord)
       continue;
-    Expected<bool> IsGlob = parseEntryGlob(
-        "align-guard-audit", Param, Opts.EntryGlobs, Opts.ExcludeGlobs);
+    Expected<bool> IsGlob = parseEntryGlob("align-guard-audit", Param,
+                                           Opts.EntryGlobs, Opts.ExcludeGlobs);
     if (!IsGlob)
       return IsGlob.takeError();
     if (*IsGlob)

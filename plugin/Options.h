@@ -1,4 +1,4 @@
-//===- Options.h - align-guard pass parameters -------------------*- C++ -*-===//
+//===- Options.h - align-guard pass parameters ------------------*- C++ -*-===//
 //
 // The parameters of `align-guard<...>`, parsed from the text between the
 // angle brackets into an Expected<AlignGuardOptions>:
@@ -63,7 +63,8 @@ inline bool operator!=(const AlignGuardOptions &A, const AlignGuardOptions &B) {
 }
 
 /// Parses the parameter text of `align-guard<...>` (without the brackets).
-llvm::Expected<AlignGuardOptions> parseAlignGuardOptions(llvm::StringRef Params);
+llvm::Expected<AlignGuardOptions>
+parseAlignGuardOptions(llvm::StringRef Params);
 
 /// Prints the parameter text of `align-guard<...>` (without the brackets):
 /// the action word (always), then `accesses`, then `entry=GLOB` and
@@ -119,8 +120,9 @@ llvm::Expected<AuditOptions> parseAuditOptions(llvm::StringRef Params);
 void printAuditOptions(llvm::raw_ostream &OS, const AuditOptions &Opts);
 
 /// True when Name is `PassName` or `PassName<params>`; sets Params to the
-/// text between the brackets (empty for the bare name). Our own copy of PassBuilder::parsePassParameters' name handling, which is
-/// not public in LLVM 14.
+/// text between the brackets (empty for the bare name). Our own copy of
+/// PassBuilder::parsePassParameters' name handling, which is not public in
+/// LLVM 14.
 bool matchPassName(llvm::StringRef Name, llvm::StringRef PassName,
                    llvm::StringRef &Params);
 

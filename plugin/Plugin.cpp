@@ -76,24 +76,24 @@ void registerCallbacks(PassBuilder &PB) {
         return parseModulePass(Name, MPM);
       });
 
-  PB.registerPipelineStartEPCallback([&PB](ModulePassManager &MPM,
-                                           auto /*OptimizationLevel*/) {
-    // A pipeline text that itself builds a default pipeline would call back
-    // here forever; the text is parsed with the hook disarmed.
-    static thread_local bool Parsing = false;
-    if (Parsing)
-      return;
-    const char *Env = std::getenv(PipelineEnvVar);
-    std::string Text = Env ? Env : DefaultPipeline;
-    if (Text.empty())
-      return; // ALIGNGUARD_PIPELINE= (set, empty) turns the hook off
-    Parsing = true;
-    Error Err = PB.parsePassPipeline(MPM, Text);
-    Parsing = false;
-    if (Err)
-      MPM.addPass(ReportErrorPass(std::string(PipelineEnvVar) + "='" + Text +
-                                  "': " + toString(std::move(Err))));
-  });
+  PB.registerPipelineStartEPCallback(
+      [&PB](ModulePassManager &MPM, auto /*OptimizationLevel*/) {
+        // A pipeline text that itself builds a default pipeline would call back
+        // here forever; the text is parsed with the hook disarmed.
+        static thread_local bool Parsing = false;
+        if (Parsing)
+          return;
+        const char *Env = std::getenv(PipelineEnvVar);
+        std::string Text = Env ? Env : DefaultPipeline;
+        if (Text.empty())
+          return; // ALIGNGUARD_PIPELINE= (set, empty) turns the hook off
+        Parsing = true;
+        Error Err = PB.parsePassPipeline(MPM, Text);
+        Parsing = false;
+        if (Err)
+          MPM.addPass(ReportErrorPass(std::string(PipelineEnvVar) + "='" +
+                                      Text + "': " + toString(std::move(Err))));
+      });
 }
 
 } // namespace

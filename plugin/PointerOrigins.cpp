@@ -69,11 +69,13 @@ static const Value *throughSpills(const Value *V, StripT Strip) {
 }
 
 const Value *sameAddress(const Value *V) {
-  return throughSpills(V, [](const Value *X) { return X->stripPointerCasts(); });
+  return throughSpills(V,
+                       [](const Value *X) { return X->stripPointerCasts(); });
 }
 
 const Value *pointerRoot(const Value *V) {
-  return throughSpills(V, [](const Value *X) { return getUnderlyingObject(X); });
+  return throughSpills(V,
+                       [](const Value *X) { return getUnderlyingObject(X); });
 }
 
 bool comesFromArgument(const Value *V) {

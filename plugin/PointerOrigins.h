@@ -1,4 +1,4 @@
-//===- PointerOrigins.h - Where a pointer value comes from -------*- C++ -*-===//
+//===- PointerOrigins.h - Where a pointer value comes from ------*- C++ -*-===//
 //
 // Promises and checks name the same pointer through different SSA values:
 // clang -O0 spills every argument to an alloca and reloads it for each use,

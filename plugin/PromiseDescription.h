@@ -1,4 +1,4 @@
-//===- PromiseDescription.h - How a promise is named, in one place -*- C++ -*-===//
+//===- PromiseDescription.h - How a promise is named, once ------*- C++ -*-===//
 //
 // The runtime's report, the guard's warnings and remarks and the audit's
 // finding all say the same things about a promise: in which function, of

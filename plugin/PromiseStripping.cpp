@@ -1,8 +1,8 @@
 //===- PromiseStripping.cpp - Drop promises a failed check fed -----------===//
 #include "PromiseStripping.h"
 
-#include "Promises.h"
 #include "EntryPoints.h"
+#include "Promises.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"

@@ -1,4 +1,4 @@
-//===- PromiseStripping.h - Drop promises a failed check fed -----*- C++ -*-===//
+//===- PromiseStripping.h - Drop promises a failed check fed ----*- C++ -*-===//
 //
 // When a failing check reports and lets the kernel continue (`recover`), the
 // pointer it checked may be misaligned on the continuing path. Every promise
@@ -6,7 +6,8 @@
 // behaviour one call further down:
 //
 //   call void @compute(ptr align 64 %p)          call void @compute(ptr %p)
-//   define internal void @compute(ptr align 64)  define internal void @compute(ptr)
+//   define internal void @compute(ptr align 64)  define internal void
+//   @compute(ptr)
 //
 // Only functions whose every caller is in this module (local linkage) are
 // changed; a callee defined elsewhere keeps its declaration's attributes.

@@ -62,8 +62,7 @@ static std::string whyPointerUnsupported(Value *P, const DataLayout &DL) {
   Type *T = P->getType();
   if (auto *VT = dyn_cast<VectorType>(T)) {
     if (!VT->getElementType()->isPointerTy())
-      return "the promised value has type " + typeName(T) +
-             ", not a pointer";
+      return "the promised value has type " + typeName(T) + ", not a pointer";
     if (!isa<FixedVectorType>(VT))
       return "alignment of a scalable vector of pointers is not checked";
     T = VT->getElementType();
@@ -79,7 +78,7 @@ static std::string whyPointerUnsupported(Value *P, const DataLayout &DL) {
 
 /// Reads one "align" operand bundle: (ptr, alignment[, offset]).
 static AlignmentPromise readAlignBundle(CallInst &Assume, unsigned Index,
-                                           const DataLayout &DL) {
+                                        const DataLayout &DL) {
   AlignmentPromise A;
   A.Kind = PromiseKind::AssumeBundle;
   A.F = Assume.getFunction();
@@ -105,9 +104,8 @@ static AlignmentPromise readAlignBundle(CallInst &Assume, unsigned Index,
     A.Unsupported = "the alignment has type " +
                     typeName(A.Alignment->getType()) + ", not an integer";
   if (A.Unsupported.empty() && A.Offset && !A.Offset->getType()->isIntegerTy())
-    A.Unsupported =
-        "the offset has type " + typeName(A.Offset->getType()) +
-        ", not an integer";
+    A.Unsupported = "the offset has type " + typeName(A.Offset->getType()) +
+                    ", not an integer";
   return A;
 }
 
@@ -146,8 +144,8 @@ bool matchAlignmentTest(Value *Cond, AlignmentTest &Test) {
   ConstantInt *AddC;
   if (match(Addr, m_PtrToInt(m_Value(Ptr)))) {
   } else if (match(Addr, m_Sub(m_PtrToInt(m_Value(Ptr)), m_Value(Offset)))) {
-  } else if (match(Addr, m_c_Add(m_PtrToInt(m_Value(Ptr)),
-                                 m_ConstantInt(AddC)))) {
+  } else if (match(Addr,
+                   m_c_Add(m_PtrToInt(m_Value(Ptr)), m_ConstantInt(AddC)))) {
     Offset = ConstantExpr::getNeg(AddC); // p + C aligned == p - (-C) aligned
   } else if (!isa<Constant>(Addr)) {
     Test.Integer = Addr; // an integer's low bits: a stride, an offset
@@ -163,16 +161,14 @@ bool matchAlignmentTest(Value *Cond, AlignmentTest &Test) {
 /// A promise of Kind, made at Inst (null for a parameter) about Pointer,
 /// with a constant alignment.
 static AlignmentPromise makePromise(PromiseKind Kind, Function &F,
-                                       Instruction *Inst, Value *Pointer,
-                                       uint64_t Alignment,
-                                       const DataLayout &DL) {
+                                    Instruction *Inst, Value *Pointer,
+                                    uint64_t Alignment, const DataLayout &DL) {
   AlignmentPromise A;
   A.Kind = Kind;
   A.F = &F;
   A.Inst = Inst;
   A.Pointer = Pointer;
-  A.Alignment =
-      ConstantInt::get(Type::getInt64Ty(F.getContext()), Alignment);
+  A.Alignment = ConstantInt::get(Type::getInt64Ty(F.getContext()), Alignment);
   A.Unsupported = whyPointerUnsupported(Pointer, DL);
   return A;
 }
@@ -197,16 +193,14 @@ static void markUncheckable(Function &F, std::vector<AlignmentPromise> &Found) {
     if (A.Inst && A.isSupported())
       funcletPadOf(Colors, A.Inst->getParent(), Ambiguous);
     if (Ambiguous)
-      A.Unsupported = std::string("the ") +
-                      (A.Assume ? "assume" : "promise") +
+      A.Unsupported = std::string("the ") + (A.Assume ? "assume" : "promise") +
                       " is in a block shared by several EH funclets; a call "
                       "there has no single funclet";
   }
 }
 
 std::vector<AlignmentPromise>
-collectAlignmentPromises(Function &F, bool IsEntry,
-                            const CollectScope &Scope) {
+collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
   std::vector<AlignmentPromise> Found;
   const DataLayout &DL = F.getParent()->getDataLayout();
 

@@ -35,8 +35,13 @@
 namespace alignguard {
 
 /// The values are the runtime's enum alignguard_kind.
-enum class PromiseKind { AssumeBundle, AssumeICmp, ParamAttr, ReturnAttr,
-                            Access };
+enum class PromiseKind {
+  AssumeBundle,
+  AssumeICmp,
+  ParamAttr,
+  ReturnAttr,
+  Access
+};
 
 /// `assume-bundle`, `assume-icmp`, `param-attr`, `return-attr`, `access`:
 /// the names the docs, the audit and the runtime use.
@@ -92,7 +97,7 @@ struct AlignmentPromise {
 /// kernel entry point (EntryParams, Accesses).
 std::vector<AlignmentPromise>
 collectAlignmentPromises(llvm::Function &F, bool IsEntry,
-                            const CollectScope &Scope = CollectScope());
+                         const CollectScope &Scope = CollectScope());
 
 /// A test `(ptrtoint P - Offset) & (A-1) ==/!= 0` (or `urem` by A): legacy
 /// assumes hold one, and so do checks that code does itself. The same test

@@ -34,10 +34,10 @@ Constant *SiteDescriptors::string(StringRef Text, bool NullIfEmpty) {
   if (Slot)
     return Slot;
   Constant *Init = ConstantDataArray::getString(M.getContext(), Text);
-  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                                GlobalValue::PrivateLinkage, Init,
-                                "__alignguard_str", nullptr,
-                                GlobalValue::NotThreadLocal, AddrSpace);
+  auto *GV =
+      new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                         GlobalValue::PrivateLinkage, Init, "__alignguard_str",
+                         nullptr, GlobalValue::NotThreadLocal, AddrSpace);
   GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   GV->setAlignment(Align(1));
   return Slot = ConstantExpr::getPointerCast(GV, StrTy);
@@ -59,10 +59,10 @@ Constant *SiteDescriptors::create(const SiteInfo &Site) {
   };
   Constant *Init = ConstantStruct::getAnon(Ctx, Fields);
   // Not unnamed_addr: the runtime deduplicates reports by descriptor address.
-  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                                GlobalValue::PrivateLinkage, Init,
-                                "__alignguard_site", nullptr,
-                                GlobalValue::NotThreadLocal, AddrSpace);
+  auto *GV =
+      new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                         GlobalValue::PrivateLinkage, Init, "__alignguard_site",
+                         nullptr, GlobalValue::NotThreadLocal, AddrSpace);
   return ConstantExpr::getPointerCast(GV, StrTy);
 }
 

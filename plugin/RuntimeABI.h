@@ -1,4 +1,4 @@
-//===- RuntimeABI.h - The pass's side of the runtime's C ABI -----*- C++ -*-===//
+//===- RuntimeABI.h - The pass's side of the runtime's C ABI ----*- C++ -*-===//
 //
 // The hooks and the site descriptor of runtime/include/alignguard/alignguard.h,
 // built in IR. Keep the two in step: the field order here is the struct

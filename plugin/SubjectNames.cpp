@@ -76,7 +76,8 @@ static std::string memberName(const DILocalVariable *Var,
   for (const DINode *Element : Struct->getElements())
     if (auto *Member = dyn_cast<DIDerivedType>(Element))
       if (Member->getTag() == dwarf::DW_TAG_member &&
-          !Member->isStaticMember() && Member->getOffsetInBits() == OffsetInBits)
+          !Member->isStaticMember() &&
+          Member->getOffsetInBits() == OffsetInBits)
         return Member->getName().str();
   return "";
 }

@@ -1,4 +1,4 @@
-//===- SubjectNames.h - Name the pointer a promise is about ------*- C++ -*-===//
+//===- SubjectNames.h - Name the pointer a promise is about -----*- C++ -*-===//
 //
 // A report must let a user find the pointer in their source. Names come, in
 // this order, from debug info (the source variable), the IR value's name,

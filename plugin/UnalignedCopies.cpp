@@ -1,11 +1,11 @@
 //===- UnalignedCopies.cpp - Assumption-free copies for the fallback -----===//
 #include "UnalignedCopies.h"
 
-#include "Promises.h"
 #include "Compat.h"
 #include "EntryPoints.h"
 #include "IRShapes.h"
 #include "PointerOrigins.h"
+#include "Promises.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/CFG.h"
@@ -77,8 +77,8 @@ bool UnalignedCopies::makesPromises(Function &F) {
 
 /// Removes `align` from the parameters and return value of an attribute
 /// holder (a function or a call), keeping the ABI's.
-template <typename HolderT> static void dropAlignAttributes(HolderT &H,
-                                                             Function *F) {
+template <typename HolderT>
+static void dropAlignAttributes(HolderT &H, Function *F) {
   H.removeRetAttr(Attribute::Alignment);
   for (unsigned ArgNo = 0, E = F->arg_size(); ArgNo != E; ++ArgNo)
     if (!isABIAlignment(*F->getArg(ArgNo)))
@@ -226,7 +226,8 @@ static bool writesOnlyOwnStack(Instruction &I) {
   return true;
 }
 
-static bool isObservable(Instruction &I, DenseMap<const Function *, bool> &Calls);
+static bool isObservable(Instruction &I,
+                         DenseMap<const Function *, bool> &Calls);
 
 /// A call to a function defined here writes nothing a caller could see when
 /// its body does not (TVM's argument checks are such calls, not yet marked

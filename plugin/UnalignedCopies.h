@@ -1,4 +1,4 @@
-//===- UnalignedCopies.h - Assumption-free copies for the fallback -*- C++ -*-===//
+//===- UnalignedCopies.h - Promise-free copies for fallback -----*- C++ -*-===//
 //
 // align-guard<fallback> gives each instrumented entry point a copy that
 // makes no alignment promise, and on a misaligned call runs that copy, so a

@@ -32,10 +32,11 @@ extern "C" {
 
 /* Results of alignguard_check_dltensor. */
 #define ALIGNGUARD_DLTENSOR_OK 0
-#define ALIGNGUARD_DLTENSOR_MISALIGNED 1  /* data + byte_offset misaligned */
-#define ALIGNGUARD_DLTENSOR_NOT_COMPACT 2 /* with ALIGNGUARD_REQUIRE_COMPACT   \
-                                           */
-#define ALIGNGUARD_DLTENSOR_INVALID 3     /* a bad tensor or argument */
+#define ALIGNGUARD_DLTENSOR_MISALIGNED 1 /* data + byte_offset misaligned */
+#define ALIGNGUARD_DLTENSOR_NOT_COMPACT                                        \
+  2                                   /* with ALIGNGUARD_REQUIRE_COMPACT       \
+                                       */
+#define ALIGNGUARD_DLTENSOR_INVALID 3 /* a bad tensor or argument */
 
 /* Checks that `(uintptr_t)t->data + t->byte_offset` is a multiple of
  * `alignment` and, with ALIGNGUARD_REQUIRE_COMPACT in `flags`, that the
