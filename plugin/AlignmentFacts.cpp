@@ -322,7 +322,9 @@ AlignmentFacts::find(const AddressQuery &Q, const Instruction *At,
                          At};
   const AlignmentFact *Best = nullptr;
   for (const AlignmentFact &Fact : Facts) {
-    if (Fact.Where == Ignore || (Best && Best->Source <= Fact.Source))
+    // Ignore is the promise itself; a check planned before it still counts.
+    if ((Fact.Where == Ignore && Fact.Source != FactSource::PlannedCheck) ||
+        (Best && Best->Source <= Fact.Source))
       continue;
     if (holdsAt(Fact, At) && covers(Fact, Q, At))
       Best = &Fact;
