@@ -346,8 +346,9 @@ AuditReport Auditor::run() {
     std::optional<CheckPlan> Plan;
     if (Opts.Plan && !Promises.empty() && !isOptedOut(F))
       Plan = planChecks(F, Promises,
-                        {Opts.Guard.Action, Opts.Guard.ReturnValue,
-                         Opts.Guard.Accesses, Entries.isEntry(F)},
+                        {moduleAction(M, Opts.Guard.Action),
+                         Opts.Guard.ReturnValue, Opts.Guard.Accesses,
+                         Entries.isEntry(F)},
                         {FAM.getResult<DominatorTreeAnalysis>(F),
                          FAM.getResult<LoopAnalysis>(F),
                          FAM.getResult<ScalarEvolutionAnalysis>(F)});

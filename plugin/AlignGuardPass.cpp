@@ -105,9 +105,10 @@ void reportPlan(const CheckPlan &Plan, OptimizationRemarkEmitter &ORE,
   }
 }
 
-/// The action of this module: device code cannot link the runtime.
-FailureAction moduleAction(Module &M, FailureAction Requested) {
-  if (Requested == FailureAction::Trap || !isGPUTarget(M))
+/// The action of this module (moduleAction), with a warning when it is not
+/// the one requested.
+FailureAction decideModuleAction(Module &M, FailureAction Requested) {
+  if (moduleAction(M, Requested) == Requested)
     return Requested;
   diagnose(M.getContext(),
            "align-guard: target '" + compat::targetTriple(M).str() +
@@ -123,7 +124,7 @@ FailureAction moduleAction(Module &M, FailureAction Requested) {
 PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  FailureAction Action = moduleAction(M, Opts.Action);
+  FailureAction Action = decideModuleAction(M, Opts.Action);
   SiteDescriptors Sites(M);
   if (Action != FailureAction::Trap) {
     std::string Clash = checkReportHooks(M, Sites.pointerType());

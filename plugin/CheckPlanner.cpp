@@ -19,6 +19,10 @@ using namespace llvm;
 
 namespace alignguard {
 
+FailureAction moduleAction(const Module &M, FailureAction Requested) {
+  return isGPUTarget(M) ? FailureAction::Trap : Requested;
+}
+
 Instruction *entryInsertionPoint(Function &F) {
   for (Instruction &I : F.getEntryBlock()) {
     auto *II = dyn_cast<IntrinsicInst>(&I);

@@ -42,6 +42,10 @@ struct PlannerAnalyses {
   llvm::ScalarEvolution &SE;
 };
 
+/// The action a module's checks take when Requested is asked for: device
+/// code cannot link the runtime, so there every check traps.
+FailureAction moduleAction(const llvm::Module &M, FailureAction Requested);
+
 /// Plans the checks of Promises, all of F. Reads IR only.
 CheckPlan planChecks(llvm::Function &F,
                      llvm::ArrayRef<AlignmentPromise> Promises,
