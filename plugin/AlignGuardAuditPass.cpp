@@ -11,6 +11,7 @@
 #include "AlignmentFacts.h"
 #include "AuditReport.h"
 #include "CheckPlanner.h"
+#include "CheckPreparation.h"
 #include "Diagnostics.h"
 #include "EntryPoints.h"
 #include "GuardMetadata.h"
@@ -91,9 +92,14 @@ private:
   /// Whether every caller of Arg's function passes an aligned pointer.
   Verdict paramVerdict(Argument &Arg, uint64_t Alignment);
   AuditFinding describe(const AlignmentPromise &A, const Verdict &V);
-  /// What align-guard with the plan's options does with A (Opts.Plan).
-  void describePlan(const CheckPlan &Plan, const AlignmentPromise &A,
-                    AuditFinding &Out);
+  /// What align-guard with the plan's options does with each of Promises,
+  /// F's promises collected with Scope (Opts.Plan).
+  std::vector<PlannedAction> plan(Function &F,
+                                  ArrayRef<AlignmentPromise> Promises,
+                                  const CollectScope &Scope);
+  /// What Plan does with A.
+  static PlannedAction describePlan(const CheckPlan &Plan,
+                                    const AlignmentPromise &A);
   void remark(const AlignmentPromise &A, const AuditFinding &F);
 
   Module &M;
@@ -282,8 +288,48 @@ AuditFinding Auditor::describe(const AlignmentPromise &A, const Verdict &V) {
   return Out;
 }
 
-void Auditor::describePlan(const CheckPlan &Plan, const AlignmentPromise &A,
-                           AuditFinding &Out) {
+std::vector<PlannedAction> Auditor::plan(Function &F,
+                                         ArrayRef<AlignmentPromise> Promises,
+                                         const CollectScope &Scope) {
+  if (isOptedOut(F))
+    return std::vector<PlannedAction>(
+        Promises.size(),
+        PlannedAction{false, std::nullopt, "", "",
+                      "the function opts out with \"no-align-guard\""});
+  bool IsEntry = Entries.isEntry(F);
+  PlanRequest Request{moduleAction(M, Opts.Guard.Action),
+                      Opts.Guard.ReturnValue, Opts.Guard.Accesses, IsEntry};
+  auto PlanOn = [&](Function &G, ArrayRef<AlignmentPromise> Of) {
+    CheckPlan Plan = planChecks(G, Of, Request,
+                                {FAM.getResult<DominatorTreeAnalysis>(G),
+                                 FAM.getResult<LoopAnalysis>(G),
+                                 FAM.getResult<ScalarEvolutionAnalysis>(G)});
+    std::vector<PlannedAction> Out;
+    for (const AlignmentPromise &A : Of)
+      Out.push_back(describePlan(Plan, A));
+    return Out;
+  };
+  // Without accesses align-guard plans on F as it is; with them, on F with
+  // loop preheaders and disjoint ors (CheckPreparation.h): plan on such a
+  // copy. Its promises are F's, in F's order (preparation adds none).
+  std::vector<PlannedAction> Out;
+  if (Opts.Guard.Accesses)
+    withPreparedCopy(F, IsEntry, /*Accesses=*/true, FAM, [&](Function &Copy) {
+      std::vector<AlignmentPromise> Of =
+          collectAlignmentPromises(Copy, IsEntry, Scope);
+      bool Same = Of.size() == Promises.size();
+      for (size_t I = 0; Same && I != Of.size(); ++I)
+        Same = Of[I].Kind == Promises[I].Kind;
+      if (Same)
+        Out = PlanOn(Copy, Of);
+    });
+  if (Out.empty())
+    Out = PlanOn(F, Promises);
+  return Out;
+}
+
+PlannedAction Auditor::describePlan(const CheckPlan &Plan,
+                                    const AlignmentPromise &A) {
   PlannedAction P;
   const LeftOutPromise *Left = nullptr;
   int Site = Plan.siteOf(&A, &Left);
@@ -297,7 +343,7 @@ void Auditor::describePlan(const CheckPlan &Plan, const AlignmentPromise &A,
     P.Placement = checkPlacementName(S.Placement).str();
     P.Reason = Left ? Left->Why : S.Policy.Downgrade;
   }
-  Out.Planned = P;
+  return P;
 }
 
 void Auditor::remark(const AlignmentPromise &A, const AuditFinding &F) {
@@ -343,27 +389,18 @@ AuditReport Auditor::run() {
       continue;
     std::vector<AlignmentPromise> Promises =
         collectAlignmentPromises(F, Entries.isEntry(F), Scope);
-    std::optional<CheckPlan> Plan;
-    if (Opts.Plan && !Promises.empty() && !isOptedOut(F))
-      Plan = planChecks(F, Promises,
-                        {moduleAction(M, Opts.Guard.Action),
-                         Opts.Guard.ReturnValue, Opts.Guard.Accesses,
-                         Entries.isEntry(F)},
-                        {FAM.getResult<DominatorTreeAnalysis>(F),
-                         FAM.getResult<LoopAnalysis>(F),
-                         FAM.getResult<ScalarEvolutionAnalysis>(F)});
-    for (const AlignmentPromise &A : Promises) {
+    std::vector<PlannedAction> Planned;
+    if (Opts.Plan && !Promises.empty())
+      Planned = plan(F, Promises, Scope);
+    for (size_t I = 0; I != Promises.size(); ++I) {
+      const AlignmentPromise &A = Promises[I];
       Verdict V = classify(A);
       if (!isVerified(V.Status) && isOptedOut(F))
         V.Reason += std::string(V.Reason.empty() ? "" : "; ") +
                     "the function opts out with \"no-align-guard\"";
       Report.Findings.push_back(describe(A, V));
-      if (Plan)
-        describePlan(*Plan, A, Report.Findings.back());
-      else if (Opts.Plan)
-        Report.Findings.back().Planned =
-            PlannedAction{false, std::nullopt, "", "",
-                          "the function opts out with \"no-align-guard\""};
+      if (Opts.Plan)
+        Report.Findings.back().Planned = Planned[I];
       remark(A, Report.Findings.back());
     }
   }

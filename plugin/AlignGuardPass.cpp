@@ -20,6 +20,7 @@
 #include "RuntimeABI.h"
 #include "UnalignedCopies.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -93,12 +94,19 @@ void reportPlan(const CheckPlan &Plan, OptimizationRemarkEmitter &ORE,
               "check of " +
               What + ": " + S.Policy.Downgrade + "; a violation there aborts");
     }
-    for (const PlannedCheck &C : S.Checks)
+    // One remark per promise the site checks: an access check can answer
+    // for several accesses, and one access can need two checks (its first
+    // and second address).
+    SetVector<const AlignmentPromise *> Checked;
+    for (const PlannedCheck &C : S.Checks) {
+      Checked.insert(C.Promise);
+      Checked.insert(C.Covers.begin(), C.Covers.end());
+    }
+    for (const AlignmentPromise *A : Checked)
       ORE.emit([&] {
         return OptimizationRemark(DEBUG_TYPE, "Checked", S.InsertBefore)
-               << promiseKindName(C.Promise->Kind) << " on "
-               << Plan.describe(C.Promise).Subject << " checked at site "
-               << std::to_string(I) << " ("
+               << promiseKindName(A->Kind) << " on " << Plan.describe(A).Subject
+               << " checked at site " << std::to_string(I) << " ("
                << failureActionName(S.Policy.Action) << ", "
                << checkPlacementName(S.Placement) << ")";
       });

@@ -262,11 +262,15 @@ void Planner::planAccesses(ArrayRef<const AlignmentPromise *> Accesses) {
         return is_contained(C.Covers, A);
       });
     });
-    if (!Checked)
-      leaveOut(*A, LeftOutReason::Covered,
-               "covered by the check of site " +
-                   std::to_string(CoveredBy.lookup(A)),
-               CoveredBy.lookup(A));
+    if (Checked)
+      continue;
+    // Every access has a candidate (placeAccessChecks), and a candidate
+    // without a check of its own was covered by a planned one.
+    auto By = CoveredBy.find(A);
+    assert(By != CoveredBy.end() && "an access neither checked nor covered");
+    int Site = By == CoveredBy.end() ? -1 : By->second;
+    leaveOut(*A, LeftOutReason::Covered,
+             "covered by the check of site " + std::to_string(Site), Site);
   }
 }
 

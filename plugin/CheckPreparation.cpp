@@ -5,6 +5,7 @@
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
@@ -45,6 +46,23 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
   Changed |= insertPreheaders(Accesses, FAM.getResult<DominatorTreeAnalysis>(F),
                               FAM.getResult<LoopAnalysis>(F));
   return Changed;
+}
+
+void withPreparedCopy(Function &F, bool IsEntry, bool Accesses,
+                      FunctionAnalysisManager &FAM,
+                      function_ref<void(Function &Copy)> Use) {
+  ValueToValueMapTy VMap;
+  Function *Copy = CloneFunction(&F, VMap);
+  CollectScope Scope;
+  Scope.Accesses = Accesses;
+  UnalignedCopies NoCopies;
+  if (prepareForChecks(*Copy, collectAlignmentPromises(*Copy, IsEntry, Scope),
+                       /*Fallback=*/false, NoCopies, FAM))
+    FAM.invalidate(*Copy, PreservedAnalyses::none());
+  Use(*Copy);
+  // Its analyses go before it does: another function may get its address.
+  FAM.clear(*Copy, Copy->getName());
+  Copy->eraseFromParent();
 }
 
 } // namespace alignguard

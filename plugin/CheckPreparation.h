@@ -28,6 +28,15 @@ bool prepareForChecks(llvm::Function &F,
                       UnalignedCopies &Copies,
                       llvm::FunctionAnalysisManager &FAM);
 
+/// Calls Use with a copy of F that is prepared as align-guard prepares F
+/// (its promises collected as align-guard<accesses if Accesses> collects
+/// them; no fallback copy is made), with fresh analyses in FAM, and erases
+/// the copy afterwards. The audit plans there what align-guard would plan,
+/// since align-guard plans on prepared IR.
+void withPreparedCopy(llvm::Function &F, bool IsEntry, bool Accesses,
+                      llvm::FunctionAnalysisManager &FAM,
+                      llvm::function_ref<void(llvm::Function &Copy)> Use);
+
 } // namespace alignguard
 
 #endif // ALIGNGUARD_CHECKPREPARATION_H
