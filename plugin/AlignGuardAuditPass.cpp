@@ -72,18 +72,11 @@ Verdict factVerdict(const std::optional<AlignmentFact> &Fact) {
 class Auditor {
 public:
   Auditor(Module &M, FunctionAnalysisManager &FAM, const AuditOptions &Opts)
-      : M(M), FAM(FAM), Opts(Opts), Entries(M, entryOptions(Opts)) {}
+      : M(M), FAM(FAM), Opts(Opts), Entries(M, Opts.Guard) {}
 
   AuditReport run();
 
 private:
-  static AlignGuardOptions entryOptions(const AuditOptions &Opts) {
-    AlignGuardOptions EO;
-    EO.EntryGlobs = Opts.EntryGlobs;
-    EO.ExcludeGlobs = Opts.ExcludeGlobs;
-    return EO;
-  }
-
   AlignmentFacts &factsFor(Function &F);
   SubjectNamer &namerFor(Function &F);
   Verdict classify(const AlignmentPromise &A);

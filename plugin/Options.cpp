@@ -177,8 +177,9 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       return IsGuardWord.takeError();
     if (*IsGuardWord)
       continue;
-    Expected<bool> IsGlob = parseEntryGlob("align-guard-audit", Param,
-                                           Opts.EntryGlobs, Opts.ExcludeGlobs);
+    Expected<bool> IsGlob =
+        parseEntryGlob("align-guard-audit", Param, Opts.Guard.EntryGlobs,
+                       Opts.Guard.ExcludeGlobs);
     if (!IsGlob)
       return IsGlob.takeError();
     if (*IsGlob)
@@ -187,9 +188,6 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
                             "expected table, json, sarif, output=FILE, all, "
                             "fail-on-unchecked, entry=GLOB or exclude=GLOB");
   }
-  // The plan is made for the entry points the audit reports on.
-  Opts.Guard.EntryGlobs = Opts.EntryGlobs;
-  Opts.Guard.ExcludeGlobs = Opts.ExcludeGlobs;
   return Opts;
 }
 
@@ -201,9 +199,8 @@ bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
   return A.Format == B.Format && A.Output == B.Output && A.All == B.All &&
-         A.FailOnUnchecked == B.FailOnUnchecked &&
-         A.EntryGlobs == B.EntryGlobs && A.ExcludeGlobs == B.ExcludeGlobs &&
-         A.Plan == B.Plan && A.Guard == B.Guard;
+         A.FailOnUnchecked == B.FailOnUnchecked && A.Plan == B.Plan &&
+         A.Guard == B.Guard;
 }
 
 /// Prints the action word: `return=N` for Return, the bare word otherwise.
@@ -260,7 +257,7 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
     printAction(OS, LS, Opts.Guard);
   if (Opts.Guard.Accesses)
     OS << LS << "accesses";
-  printGlobs(OS, LS, Opts.EntryGlobs, Opts.ExcludeGlobs);
+  printGlobs(OS, LS, Opts.Guard.EntryGlobs, Opts.Guard.ExcludeGlobs);
 }
 
 bool matchPassName(StringRef Name, StringRef PassName, StringRef &Params) {

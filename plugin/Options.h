@@ -90,14 +90,12 @@ struct AuditOptions {
   bool All = false;
   /// Fail the run (an error diagnostic) when a promise is unchecked.
   bool FailOnUnchecked = false;
-  /// Entry points, as for align-guard (they decide the `access` kind).
-  /// The parser fills Guard's globs with the same lists.
-  std::vector<std::string> EntryGlobs, ExcludeGlobs;
   /// `plan`: also report what align-guard with the options Guard would do.
   bool Plan = false;
-  /// The align-guard options the plan is made for: the action words and
-  /// `accesses` given to the audit, and its entry/exclude globs. Accepted
-  /// without `plan` too, where they change nothing.
+  /// The align-guard options the audit is run for: its entry/exclude
+  /// globs decide the entry points (and so the `access` kind) as for
+  /// align-guard; the action words and `accesses` decide the plan (accepted
+  /// without `plan` too, where they change nothing).
   AlignGuardOptions Guard;
 };
 
