@@ -2,23 +2,57 @@
 #include "PromiseStripping.h"
 
 #include "EntryPoints.h"
+#include "IRShapes.h"
 #include "Promises.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
 namespace alignguard {
 
+/// Lowers every access of I through Pointer that states more than its
+/// type's natural alignment to that (an optimiser may have raised it from
+/// the promise). Returns how many it lowered.
+static unsigned lowerAccessesThrough(Instruction &I, const Value *Pointer) {
+  const DataLayout &DL = I.getModule()->getDataLayout();
+  unsigned Lowered = 0;
+  for (const MemoryAccessOperand &Op : memoryAccessOperands(I)) {
+    if (Op.Pointer != Pointer || !Op.Alignment)
+      continue;
+    Align Natural =
+        isa<MemIntrinsic>(I) ? Align(1) : naturalAlignment(Op.AccessType, DL);
+    if (*Op.Alignment > Natural) {
+      setAccessAlignment(I, Op.OperandNo, Natural);
+      ++Lowered;
+    }
+  }
+  return Lowered;
+}
+
+/// Where the walk starts: Pointer, and the object it points into when
+/// that is not aligned by construction (an alignment the optimiser derived
+/// for a sibling address rests on the same promise).
+static SmallVector<Value *, 2> walkRoots(Value *Pointer) {
+  SmallVector<Value *, 2> Roots{Pointer};
+  Value *Object = getUnderlyingObject(Pointer);
+  if (Object != Pointer && !isa<AllocaInst>(Object) &&
+      !isa<GlobalValue>(Object) && !isa<Constant>(Object))
+    Roots.push_back(Object);
+  return Roots;
+}
+
 unsigned dropAlignPromisesFedBy(Value *Pointer) {
   unsigned Removed = 0;
-  SmallVector<Value *, 8> Worklist{Pointer};
-  SmallPtrSet<Value *, 16> Seen{Pointer};
+  SmallVector<Value *, 8> Worklist = walkRoots(Pointer);
+  SmallPtrSet<Value *, 16> Seen(Worklist.begin(), Worklist.end());
   auto Push = [&](Value *V) {
     if (Seen.insert(V).second)
       Worklist.push_back(V);
@@ -26,8 +60,16 @@ unsigned dropAlignPromisesFedBy(Value *Pointer) {
 
   while (!Worklist.empty()) {
     Value *V = Worklist.pop_back_val();
+    // A pointer loaded with `!align` carries the promise in metadata.
+    if (auto *Load = dyn_cast<LoadInst>(V))
+      if (Load->hasMetadata(LLVMContext::MD_align)) {
+        Load->setMetadata(LLVMContext::MD_align, nullptr);
+        ++Removed;
+      }
     for (Use &U : V->uses()) {
       User *Usr = U.getUser();
+      if (auto *I = dyn_cast<Instruction>(Usr))
+        Removed += lowerAccessesThrough(*I, V);
       if (isa<GEPOperator>(Usr) || isa<BitCastOperator>(Usr) ||
           isa<AddrSpaceCastInst>(Usr) || isa<PHINode>(Usr) ||
           isa<SelectInst>(Usr)) {

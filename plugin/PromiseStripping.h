@@ -3,7 +3,8 @@
 // When a failing check reports and lets the kernel continue (`recover`), the
 // pointer it checked may be misaligned on the continuing path. Every promise
 // that rests on that pointer must go too, or continuing is undefined
-// behaviour one call further down:
+// behaviour one call further down, or one vector load later (the optimiser
+// raised `align 4` to `align 32` from the promise):
 //
 //   call void @compute(ptr align 64 %p)          call void @compute(ptr %p)
 //   define internal void @compute(ptr align 64)  define internal void
@@ -20,9 +21,13 @@
 
 namespace alignguard {
 
-/// Removes `align` from every call-site argument that is Pointer or derived
-/// from it (casts, GEPs, phis, selects), and from the matching parameters of
-/// local callees, transitively. Returns how many attributes it removed.
+/// For Pointer and the object it points into, and every pointer derived
+/// from them (casts, GEPs, phis, selects, reloads from a local slot), in
+/// the function and, through arguments, in local callees transitively:
+/// removes `align` from call-site arguments and the matching callee
+/// parameters, lowers loads, stores, masked and memory intrinsics that state
+/// more than their type's natural alignment to it, and drops `!align` from
+/// loads that produce such a pointer. Returns how many promises it removed.
 unsigned dropAlignPromisesFedBy(llvm::Value *Pointer);
 
 } // namespace alignguard

@@ -71,3 +71,51 @@ define void @through_local(i8* %p) {
 define internal void @compute_local(i8* align 64 %x) {
   ret void
 }
+
+; Optimised IR: the optimiser raised the accesses' alignment from the
+; promise (a vector load `align 32` through the pointer, one through a
+; sibling address of the same object, and in an internal callee). Under
+; recover they fall to their type's natural alignment, since the kernel
+; continues with a misaligned pointer; a load that produced the pointer
+; with `!align` loses it. Accesses through other pointers keep theirs,
+; and abort keeps everything.
+define void @vectorised(float* %v, float* %w, float** %slot) {
+; RECOVER-LABEL: define void @vectorised(
+; RECOVER:         %x = load <4 x float>, {{.*}} %vp, align 4{{$}}
+; RECOVER:         store <4 x float> %x, {{.*}} %sib, align 4{{$}}
+; RECOVER:         %y = load <4 x float>, {{.*}} %wp, align 32{{$}}
+; RECOVER:         %loaded = load {{.*}} %slot, align 8{{$}}
+; RECOVER:         %z = load <4 x float>, {{.*}} %lp, align 4{{$}}
+; RECOVER:         call void @vector_callee({{float\*|ptr}} %v)
+; ABORT-LABEL:   define void @vectorised(
+; ABORT:           %x = load <4 x float>, {{.*}} %vp, align 32
+; ABORT:           store <4 x float> %x, {{.*}} %sib, align 32
+; ABORT:           %loaded = load {{.*}} %slot, align 8, !align
+; ABORT:           %z = load <4 x float>, {{.*}} %lp, align 32
+  %v.16 = getelementptr inbounds float, float* %v, i64 16
+  call void @llvm.assume(i1 true) [ "align"(float* %v.16, i64 32) ]
+  %vp = bitcast float* %v.16 to <4 x float>*
+  %x = load <4 x float>, <4 x float>* %vp, align 32
+  %v.8 = getelementptr inbounds float, float* %v, i64 8
+  %sib = bitcast float* %v.8 to <4 x float>*
+  store <4 x float> %x, <4 x float>* %sib, align 32
+  %wp = bitcast float* %w to <4 x float>*
+  %y = load <4 x float>, <4 x float>* %wp, align 32
+  %loaded = load float*, float** %slot, align 8, !align !0
+  call void @llvm.assume(i1 true) [ "align"(float* %loaded, i64 32) ]
+  %lp = bitcast float* %loaded to <4 x float>*
+  %z = load <4 x float>, <4 x float>* %lp, align 32
+  call void @vector_callee(float* %v)
+  ret void
+}
+; RECOVER-LABEL: define internal void @vector_callee({{float\*|ptr}} %c)
+; RECOVER:         load <4 x float>, {{.*}}, align 4{{$}}
+; ABORT-LABEL:   define internal void @vector_callee({{float\*|ptr}} align 32 %c)
+; ABORT:           load <4 x float>, {{.*}}, align 32{{$}}
+define internal void @vector_callee(float* align 32 %c) {
+  %cp = bitcast float* %c to <4 x float>*
+  %l = load <4 x float>, <4 x float>* %cp, align 32
+  ret void
+}
+
+!0 = !{i64 32}
