@@ -8,6 +8,9 @@
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -60,6 +63,40 @@ const SCEV *firstModAlignment(const SCEV *S, const Loop *L, unsigned AlignBits,
   return nullptr;
 }
 
+/// The guard "L's backedge is taken at least N times".
+LoopGuard takenAtLeast(const SCEV *Taken, uint64_t N, ScalarEvolution &SE) {
+  return {CmpInst::ICMP_UGE, Taken, SE.getConstant(Taken->getType(), N)};
+}
+
+/// The guard "L's first test enters it", for a loop that tests first (its
+/// header is its only exit): the header's compare with each recurrence of
+/// L at its start. Needs no trip count, so no no-wrap flags: MLIR's loops
+/// increment without `nsw`.
+std::optional<LoopGuard> firstTestEnters(const Loop *L, ScalarEvolution &SE) {
+  auto *Br = dyn_cast<BranchInst>(L->getHeader()->getTerminator());
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition())
+                                        : nullptr;
+  if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+    return std::nullopt;
+  auto AtStart = [&](Value *V) -> const SCEV * {
+    const SCEV *S = SE.getSCEV(V);
+    if (SE.isLoopInvariant(S, L))
+      return S;
+    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+    if (AR && AR->getLoop() == L && SE.isLoopInvariant(AR->getStart(), L))
+      return AR->getStart();
+    return nullptr;
+  };
+  const SCEV *LHS = AtStart(Cmp->getOperand(0));
+  const SCEV *RHS = AtStart(Cmp->getOperand(1));
+  if (!LHS || !RHS || LHS->getType() != RHS->getType())
+    return std::nullopt;
+  CmpInst::Predicate Pred = Cmp->getPredicate();
+  if (!L->contains(Br->getSuccessor(0)))
+    Pred = CmpInst::getInversePredicate(Pred);
+  return LoopGuard{Pred, LHS, RHS};
+}
+
 /// Moves C out of the loops around it while its address stays the same or
 /// affine, and the access runs whenever the loop is entered (or is guarded
 /// to). An affine address whose step is a multiple of the alignment is
@@ -84,7 +121,7 @@ void hoist(AccessCandidate &C, std::vector<AccessCandidate> &Work, LoopInfo &LI,
         (Exiting != Latch && Exiting != L->getHeader()))
       return;
     for (const LoopGuard &G : C.Guards)
-      if (!SE.isLoopInvariant(G.BackedgeTaken, L))
+      if (!SE.isLoopInvariant(G.LHS, L) || !SE.isLoopInvariant(G.RHS, L))
         return;
     // Runs on entry: rotated, or in the header of a loop that tests first
     // (the header runs once more than the backedge is taken).
@@ -92,8 +129,15 @@ void hoist(AccessCandidate &C, std::vector<AccessCandidate> &Work, LoopInfo &LI,
     const SCEV *Taken = SE.getBackedgeTakenCount(L);
     bool Counted =
         !isa<SCEVCouldNotCompute>(Taken) && SE.isLoopInvariant(Taken, L);
-    if (!RunsOnEntry && (!Counted || Taken->isZero()))
-      return; // unknown whether the access runs, or it never does
+    std::optional<LoopGuard> Enters;
+    if (!RunsOnEntry) {
+      if (Counted && !Taken->isZero())
+        Enters = takenAtLeast(Taken, 1, SE);
+      else if (!Counted)
+        Enters = firstTestEnters(L, SE);
+      if (!Enters)
+        return; // unknown whether the access runs, or it never does
+    }
 
     const SCEV *Here = C.Address ? C.Address : SE.getSCEV(C.Pointer);
     const SCEV *Start = firstModAlignment(Here, L, AlignBits, SE);
@@ -107,13 +151,13 @@ void hoist(AccessCandidate &C, std::vector<AccessCandidate> &Work, LoopInfo &LI,
       Start = AR->getStart();
       AccessCandidate Second = C;
       Second.Address = SE.getAddExpr(Start, AR->getStepRecurrence(SE));
-      Second.Guards.push_back({Taken, RunsOnEntry ? 1u : 2u});
+      Second.Guards.push_back(takenAtLeast(Taken, RunsOnEntry ? 1 : 2, SE));
       Second.InsertBefore = Preheader->getTerminator();
       Second.Placement = CheckPlacement::Hoisted;
       Work.push_back(std::move(Second));
     }
-    if (!RunsOnEntry)
-      C.Guards.push_back({Taken, 1});
+    if (Enters)
+      C.Guards.push_back(*Enters);
     C.Address = Start;
     C.InsertBefore = Preheader->getTerminator();
     C.Placement = CheckPlacement::Hoisted;

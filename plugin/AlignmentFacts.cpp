@@ -254,6 +254,23 @@ unsigned AlignmentFacts::trailingZeros(const SCEV *S, const Instruction *At,
   return std::max(Known, std::min(Mine, Width));
 }
 
+namespace {
+/// Rewrites every unknown of a SCEV to its sameAddress (two reads of one
+/// aggregate field, or a spill reload, are one value to ScalarEvolution
+/// too).
+class SameAddressRewriter : public SCEVRewriteVisitor<SameAddressRewriter> {
+public:
+  using SCEVRewriteVisitor::SCEVRewriteVisitor;
+  const SCEV *visitUnknown(const SCEVUnknown *U) {
+    auto *Same = const_cast<Value *>(sameAddress(U->getValue()));
+    if (Same == U->getValue() || Same->getType() != U->getType() ||
+        !SE.isSCEVable(Same->getType()))
+      return U;
+    return SE.getSCEV(Same);
+  }
+};
+} // namespace
+
 bool AlignmentFacts::covers(const AlignmentFact &Fact, const AddressQuery &Q,
                             const Instruction *At) const {
   if ((!Fact.Pointer && !Fact.Address) || Fact.Alignment < Q.Alignment)
@@ -295,7 +312,8 @@ bool AlignmentFacts::covers(const AlignmentFact &Fact, const AddressQuery &Q,
       SE->getEffectiveSCEVType(PtrS->getType()) !=
           SE->getEffectiveSCEVType(FactS->getType()))
     return false;
-  const SCEV *Diff = SE->getMinusSCEV(PtrS, FactS);
+  SameAddressRewriter Same(*SE);
+  const SCEV *Diff = SE->getMinusSCEV(Same.visit(PtrS), Same.visit(FactS));
   if (isa<SCEVCouldNotCompute>(Diff) || !Diff->getType()->isIntegerTy())
     return false;
   Diff = SE->getAddExpr(

@@ -40,6 +40,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 
 #include <optional>
@@ -61,13 +62,17 @@ enum class FactSource {
   UncheckedAssume,
 };
 
-/// A condition under which a hoisted check tests: the loop's backedge-taken
-/// count is at least Min (the access runs at all, or runs a second time).
+/// A condition under which a hoisted check tests, evaluated before the
+/// loop: `LHS Pred RHS`. Either the loop's backedge-taken count is at least
+/// N (the access runs at all, or a second time: `Taken uge N`), or, when
+/// the count is unknown (no no-wrap flags), the loop's first test enters
+/// it (its exit compare with each recurrence at its start).
 struct LoopGuard {
-  const llvm::SCEV *BackedgeTaken;
-  unsigned Min;
+  llvm::CmpInst::Predicate Pred;
+  const llvm::SCEV *LHS;
+  const llvm::SCEV *RHS;
   bool operator==(const LoopGuard &O) const {
-    return BackedgeTaken == O.BackedgeTaken && Min == O.Min;
+    return Pred == O.Pred && LHS == O.LHS && RHS == O.RHS;
   }
 };
 

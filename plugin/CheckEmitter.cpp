@@ -133,11 +133,11 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
                                     S.InsertBefore);
     Value *Guard = nullptr;
     for (const LoopGuard &G : C.Guards) {
-      Type *Ty = G.BackedgeTaken->getType();
-      Value *Count =
-          Expander->expandCodeFor(G.BackedgeTaken, Ty, S.InsertBefore);
-      Value *Runs =
-          B.CreateICmpUGE(Count, ConstantInt::get(Ty, G.Min), "ag.loop.runs");
+      Value *LHS =
+          Expander->expandCodeFor(G.LHS, G.LHS->getType(), S.InsertBefore);
+      Value *RHS =
+          Expander->expandCodeFor(G.RHS, G.RHS->getType(), S.InsertBefore);
+      Value *Runs = B.CreateICmp(G.Pred, LHS, RHS, "ag.loop.runs");
       Guard = Guard ? B.CreateAnd(Guard, Runs) : Runs;
     }
     auto *VT = dyn_cast<FixedVectorType>(Ptr->getType());

@@ -4,7 +4,9 @@
 #include "IRShapes.h"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
@@ -26,6 +28,64 @@ static bool insertPreheaders(ArrayRef<const AlignmentPromise *> Accesses,
   return Changed;
 }
 
+/// Where an `extractvalue` of Agg can go so that every read of the field
+/// is one value before any loop: right after Agg is defined; null when
+/// there is no such place (Agg made by a terminator, or a constant).
+static Instruction *afterDefinition(Value *Agg, Function &F) {
+  if (isa<Argument>(Agg))
+    return &*F.getEntryBlock().getFirstInsertionPt();
+  auto *Def = dyn_cast<Instruction>(Agg);
+  if (!Def || Def->isTerminator())
+    return nullptr;
+  if (isa<PHINode>(Def) || Def->isEHPad()) {
+    BasicBlock::iterator It = Def->getParent()->getFirstInsertionPt();
+    return It == Def->getParent()->end() ? nullptr : &*It;
+  }
+  return Def->getNextNode();
+}
+
+/// Makes every pointer read from an aggregate field one value, defined
+/// where the aggregate is (what EarlyCSE and LICM would do): a field of an
+/// insertvalue chain becomes the inserted value (MLIR's memref descriptor
+/// built from arguments), and the reads of one field of another aggregate
+/// (a descriptor passed by value or loaded) become one read right after
+/// the aggregate's definition. ScalarEvolution then sees the address as
+/// loop-invariant, and the check can be hoisted.
+static bool readFieldsOnce(Function &F) {
+  SmallVector<ExtractValueInst *, 8> Reads;
+  for (Instruction &I : instructions(F))
+    if (auto *EV = dyn_cast<ExtractValueInst>(&I))
+      if (EV->getType()->isPointerTy())
+        Reads.push_back(EV);
+  bool Changed = false;
+  DenseMap<std::pair<Value *, ArrayRef<unsigned>>, ExtractValueInst *> First;
+  for (ExtractValueInst *EV : Reads) {
+    Value *Agg = EV->getAggregateOperand();
+    if (Value *Inserted = FindInsertedValue(Agg, EV->getIndices())) {
+      EV->replaceAllUsesWith(Inserted);
+      EV->eraseFromParent();
+      Changed = true;
+      continue;
+    }
+    Instruction *At = afterDefinition(Agg, F);
+    if (!At)
+      continue;
+    auto Key = std::make_pair(Agg, EV->getIndices());
+    auto [It, New] = First.try_emplace(Key, EV);
+    if (New) {
+      if (EV->getNextNode() != At && EV != At) {
+        EV->moveBefore(*At->getParent(), At->getIterator());
+        Changed = true;
+      }
+      continue;
+    }
+    EV->replaceAllUsesWith(It->second);
+    EV->eraseFromParent();
+    Changed = true;
+  }
+  return Changed;
+}
+
 bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
                       bool Fallback, UnalignedCopies &Copies,
                       FunctionAnalysisManager &FAM) {
@@ -42,7 +102,8 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
     Copies.getOrCreate(F);
   if (Accesses.empty())
     return false;
-  bool Changed = markDisjointOrs(F);
+  bool Changed = readFieldsOnce(F);
+  Changed |= markDisjointOrs(F);
   Changed |= insertPreheaders(Accesses, FAM.getResult<DominatorTreeAnalysis>(F),
                               FAM.getResult<LoopAnalysis>(F));
   return Changed;

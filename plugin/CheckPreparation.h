@@ -6,6 +6,9 @@
 //     has touched yet;
 //   - a preheader for every loop around an access promise, so that its
 //     check can be hoisted there (what loop-simplify would give it later);
+//   - one read of each pointer field of an aggregate (MLIR's memref
+//     descriptor), defined where the aggregate is, so that an address
+//     computed from it is loop-invariant;
 //   - `or disjoint` where an `or` adds (what InstCombine or a newer LLVM
 //     would mark), so that ScalarEvolution reads the address as affine.
 //

@@ -53,12 +53,34 @@ const Value *spilledValue(const LoadInst &L) {
   return Store->getValueOperand();
 }
 
+const Value *sameField(const Value *V) {
+  auto *EV = dyn_cast<ExtractValueInst>(V);
+  if (!EV)
+    return V;
+  Value *Agg = const_cast<Value *>(EV->getAggregateOperand());
+  if (Value *Inserted = FindInsertedValue(Agg, EV->getIndices()))
+    return Inserted;
+  if (isa<Constant>(Agg))
+    return V; // its users span functions
+  for (const User *U : Agg->users())
+    if (auto *Other = dyn_cast<ExtractValueInst>(U))
+      if (Other->getAggregateOperand() == Agg &&
+          Other->getIndices() == EV->getIndices())
+        return Other;
+  return V;
+}
+
 /// Alternates Strip (what does not change the value's origin) with
-/// following spill reloads, until neither changes anything.
+/// following field reads and spill reloads, until nothing changes.
 template <typename StripT>
 static const Value *throughSpills(const Value *V, StripT Strip) {
   for (unsigned Depth = 0; Depth != MaxSpillDepth; ++Depth) {
     V = Strip(V);
+    const Value *Field = sameField(V);
+    if (Field != V) {
+      V = Field;
+      continue;
+    }
     auto *L = dyn_cast<LoadInst>(V);
     const Value *Stored = L ? spilledValue(*L) : nullptr;
     if (!Stored)
@@ -82,6 +104,10 @@ bool comesFromArgument(const Value *V) {
   // args -> DLTensor* -> data: two loads; one more for good measure.
   for (unsigned Loads = 0; Loads != 3; ++Loads) {
     V = pointerRoot(V);
+    // A field of an aggregate (MLIR's memref descriptor) comes from where
+    // the aggregate does: an argument, or memory an argument points to.
+    if (auto *EV = dyn_cast<ExtractValueInst>(V))
+      V = EV->getAggregateOperand();
     if (isa<Argument>(V))
       return true;
     auto *L = dyn_cast<LoadInst>(V);

@@ -3,7 +3,8 @@
 // Promises and checks name the same pointer through different SSA values:
 // clang -O0 spills every argument to an alloca and reloads it for each use,
 // and an access adds a GEP to the checked base. These helpers see through
-// both, so `load %p.addr` twice is one pointer, and `gep %in, %i` is %in's.
+// both, so `load %p.addr` twice is one pointer, and `gep %in, %i` is %in's;
+// and through aggregates: two `extractvalue %desc, 1` are one pointer.
 //
 //   %p.addr = alloca ptr ; store ptr %p, ptr %p.addr
 //   %0 = load ptr, ptr %p.addr      spilledValue(%0) == %p
@@ -23,8 +24,14 @@ namespace alignguard {
 /// written by nothing else. Null otherwise.
 const llvm::Value *spilledValue(const llvm::LoadInst &L);
 
-/// V with pointer casts and spill reloads stripped (not GEPs): the same
-/// address under another name.
+/// The value an `extractvalue` V reads when the IR says which (a field of
+/// an insertvalue chain: MLIR's memref descriptor built from arguments),
+/// else the first `extractvalue` of the same aggregate and field (two reads
+/// of one field are one value); V for anything else.
+const llvm::Value *sameField(const llvm::Value *V);
+
+/// V with pointer casts, field reads (sameField) and spill reloads stripped
+/// (not GEPs): the same address under another name.
 const llvm::Value *sameAddress(const llvm::Value *V);
 
 /// The object V points into: GEPs, casts and spill reloads stripped.

@@ -16,6 +16,7 @@
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Dominators.h"
@@ -103,6 +104,18 @@ struct Planned {
     return OS.str();
   }
 };
+
+/// Expects G to say "the loop around Block takes its backedge at least N
+/// times".
+void expectTakenAtLeast(const Planned &P, const LoopGuard &G,
+                        const char *Block, uint64_t N) {
+  Loop *L = P.LI->getLoopFor(P.block(Block));
+  ASSERT_NE(L, nullptr);
+  const SCEV *Taken = P.SE->getBackedgeTakenCount(L);
+  EXPECT_EQ(G.Pred, CmpInst::ICMP_UGE);
+  EXPECT_EQ(G.LHS, Taken);
+  EXPECT_EQ(G.RHS, P.SE->getConstant(Taken->getType(), N));
+}
 
 /// Parses IR, collects the promises of @Name under Scope (as an entry point
 /// when CollectAsEntry, by default Req.IsEntry) and plans their checks.
@@ -500,10 +513,7 @@ TEST(CheckPlanner, AccessWithUnalignedStepChecksFirstAndSecondAddress) {
                 Base, P->SE->getConstant(
                           P->SE->getEffectiveSCEVType(Base->getType()), 4)));
   ASSERT_EQ(Second.Guards.size(), 1u);
-  EXPECT_EQ(Second.Guards[0].Min, 1u);
-  Loop *L = P->LI->getLoopFor(P->block("loop"));
-  ASSERT_NE(L, nullptr);
-  EXPECT_EQ(Second.Guards[0].BackedgeTaken, P->SE->getBackedgeTakenCount(L));
+  expectTakenAtLeast(*P, Second.Guards[0], "loop", 1);
 }
 
 // A loop that tests before its body (clang's -O0 shape): the hoisted check
@@ -539,7 +549,51 @@ TEST(CheckPlanner, AccessInATestFirstLoopIsGuardedByTheLoopRunning) {
   const PlannedCheck &C = S.Checks[0];
   EXPECT_EQ(C.Address, P->SE->getSCEV(P->F->getArg(0)));
   ASSERT_EQ(C.Guards.size(), 1u);
-  EXPECT_EQ(C.Guards[0].Min, 1u);
+  expectTakenAtLeast(*P, C.Guards[0], "body", 1);
+}
+
+// MLIR's loops: tested first, incremented without `nsw` by a multiple of
+// the alignment, so ScalarEvolution cannot count them. The address's low
+// bits do not depend on wrapping: the first address is checked before the
+// loop, when the loop's first test enters it (`0 < %n`).
+const char *NoWrapFlagsLoop = R"(
+define void @f(<8 x float>* %base, i64 %n) {
+entry:
+  br label %header
+header:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %body ]
+  %more = icmp slt i64 %i, %n
+  br i1 %more, label %body, label %exit
+body:
+  %f = bitcast <8 x float>* %base to float*
+  %q = getelementptr float, float* %f, i64 %i
+  %p = bitcast float* %q to <8 x float>*
+  %v = load <8 x float>, <8 x float>* %p, align 32
+  %i.next = add i64 %i, 8
+  br label %header
+exit:
+  ret void
+}
+)";
+
+TEST(CheckPlanner, UncountedTestFirstLoopIsGuardedByItsFirstTest) {
+  auto P = plan(NoWrapFlagsLoop, request(FailureAction::Abort, true, true),
+                accessScope());
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  Loop *L = P->LI->getLoopFor(P->block("body"));
+  ASSERT_NE(L, nullptr);
+  ASSERT_TRUE(isa<SCEVCouldNotCompute>(P->SE->getBackedgeTakenCount(L)));
+  ASSERT_EQ(P->Plan.Sites.size(), 1u);
+  const CheckSite &S = P->Plan.Sites[0];
+  EXPECT_EQ(S.Placement, CheckPlacement::Hoisted);
+  EXPECT_EQ(S.InsertBefore, P->block("entry")->getTerminator());
+  ASSERT_EQ(S.Checks.size(), 1u);
+  const PlannedCheck &C = S.Checks[0];
+  ASSERT_EQ(C.Guards.size(), 1u);
+  EXPECT_EQ(C.Guards[0].Pred, CmpInst::ICMP_SLT);
+  EXPECT_TRUE(C.Guards[0].LHS->isZero());
+  EXPECT_EQ(C.Guards[0].RHS, P->SE->getSCEV(P->F->getArg(1)));
 }
 
 TEST(CheckPlanner, AccessOutsideAnyLoopIsCheckedInPlace) {
