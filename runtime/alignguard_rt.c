@@ -16,9 +16,11 @@
  *   alignguard: dot: argument #1 'b' = 0x1004 is not 16-byte aligned
  *       (4 bytes past a boundary) at dot.c:3:7          (one line in reality)
  *
- * (a fallback line ends in "; running the unaligned fallback"). Every hook
- * also keeps the plain line, per thread, for alignguard_last_error(): a host
- * such as TVM returns -1 and builds its own error message from it.
+ * (a fallback line ends in "; running the unaligned fallback"). The names in
+ * it come from the IR: their control bytes are written as \xNN (as in the
+ * audit table), so a report is always one line. Every hook also keeps the
+ * plain line, per thread, for alignguard_last_error(): a host such as TVM
+ * returns -1 and builds its own error message from it.
  *
  * Modelled on compiler-rt's ubsan_minimal: the runtime links into any program
  * and may run in any context (signal handlers, half-initialised processes,
@@ -132,15 +134,16 @@ static void write_line(int fd, ag_out *o) {
   write_all(fd, o->buf, n + 1);
 }
 
-/// Writes "alignguard: " a, the blen bytes at b, then c, as one line to
-/// stderr: for problems with ALIGNGUARD_OPTIONS, which may name no log yet.
+/// Writes "alignguard: " a, the blen bytes at b (escaped: they come from
+/// ALIGNGUARD_OPTIONS), then c, as one line to stderr: for problems with
+/// ALIGNGUARD_OPTIONS, which may name no log yet.
 static void say_on_stderr(const char *a, const char *b, size_t blen,
                           const char *c) {
   char line[AG_LINE_MAX];
   ag_out o = {line, sizeof line, 0};
   put_str(&o, "alignguard: ");
   put_str(&o, a);
-  put_mem(&o, b, blen);
+  put_escaped_mem(&o, b, blen);
   put_str(&o, c);
   write_line(2, &o);
 }
@@ -251,9 +254,10 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
     put_char(&o, ')');
     return finish(&o);
   }
-  put_str(&o, site ? site->function : NULL);
+  /* Names come from the IR: escaped, so that the report stays one line. */
+  put_escaped(&o, site ? site->function : NULL);
   put_str(&o, ": ");
-  put_str(&o, site ? site->subject : NULL);
+  put_escaped(&o, site ? site->subject : NULL);
   put_str(&o, " = ");
   put_hex(&o, pointer);
   if (is_pow2(alignment)) {
@@ -278,7 +282,7 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
   }
   if (site && site->file && site->file[0]) {
     put_str(&o, " at ");
-    put_str(&o, site->file);
+    put_escaped(&o, site->file);
     if (site->line) {
       put_char(&o, ':');
       put_dec(&o, site->line);

@@ -5,6 +5,8 @@
 // hook, the per-thread last error, the fallback hook (its count, its own
 // dedup table, report_fallback=1), the program's errno kept around every
 // hook, and ALIGNGUARD_OPTIONS (log_path, quiet, report_fallback, bad keys).
+// Names from the IR and text from ALIGNGUARD_OPTIONS have their control bytes
+// escaped (\xNN, as in the audit table), so every report is one line.
 //
 // The runtime keeps process-wide state: options are parsed once, on the first
 // report, and a site is reported once per process. So every test that reports
@@ -197,6 +199,21 @@ const FormatCase FormatCases[] = {
     {"NullSite", makeSite(nullptr, nullptr, nullptr, 0, 0), true, 0x1004, 16, 0,
      "alignguard: ?: ? = 0x1004 is not 16-byte aligned "
      "(4 bytes past a boundary)"},
+    // A newline would split the report, ESC would reach the terminal: every
+    // byte below 0x20, and 0x7f, is written as the audit table writes it.
+    {"ControlBytesInNamesAreEscaped",
+     makeSite("ker\nnel\x1b[31m", "argument #0 'a\tb\x7f'", "dir\r/f\x01.c", 3,
+              7),
+     false, 0x1004, 16, 0,
+     "alignguard: ker\\x0anel\\x1b[31m: argument #0 'a\\x09b\\x7f' = 0x1004 "
+     "is not 16-byte aligned (4 bytes past a boundary) at "
+     "dir\\x0d/f\\x01.c:3:7"},
+    // Only control bytes: backslashes and UTF-8 are left as they are.
+    {"BackslashAndUtf8AreKept",
+     makeSite("ns\\f", "'\xc3\xa9t\xc3\xa9'", "C:\\k.c", 1, 0), false, 0x1004,
+     16, 0,
+     "alignguard: ns\\f: '\xc3\xa9t\xc3\xa9' = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary) at C:\\k.c:1"},
     {"UnknownVersion", otherVersion(2), false, 0x1004, 16, 0,
      "alignguard: report from a site descriptor of unknown version 2 "
      "(pointer 0x1004)"},
@@ -237,12 +254,10 @@ TEST(RuntimeFormatBuffer, EverySizeTruncatesAndReturnsFullLength) {
   }
 }
 
-TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
-  const std::string Subject(2000, 's');
-  const alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
-  const std::string Full = "alignguard: f: " + Subject +
-                           " = 0x1001 is not 8-byte aligned (1 bytes past a "
-                           "boundary) at a.c:1:2";
+/// Formats Site's report for 0x1001 at alignment 8 into 1024 bytes: the
+/// result is Full's length, the text Full cut to 1023 characters, and nothing
+/// is written past the 1024 bytes.
+void expectCutTo1023(const alignguard_site &Site, const std::string &Full) {
   char Buf[1024 + 64];
   std::memset(Buf, '#', sizeof Buf);
   EXPECT_EQ(alignguard_format_report(Buf, 1024, &Site, 0x1001, 8, 0),
@@ -250,6 +265,27 @@ TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
   EXPECT_EQ(std::string(Buf), Full.substr(0, 1023));
   for (size_t I = 1024; I < sizeof Buf; ++I)
     ASSERT_EQ(Buf[I], '#') << "byte " << I << " written past the buffer";
+}
+
+TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
+  const std::string Subject(2000, 's');
+  const alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
+  expectCutTo1023(Site, "alignguard: f: " + Subject +
+                            " = 0x1001 is not 8-byte aligned (1 bytes past a "
+                            "boundary) at a.c:1:2");
+}
+
+// Each control byte takes four characters: counted in the full length, and
+// cut like any other text.
+TEST(RuntimeFormatBuffer, EscapesCountInTheFullLengthAndAreCut) {
+  const std::string Name(600, '\x1b');
+  const alignguard_site Site = makeSite(Name.c_str(), "p", nullptr, 0, 0);
+  std::string Escaped;
+  for (size_t I = 0; I < Name.size(); ++I)
+    Escaped += "\\x1b";
+  expectCutTo1023(Site, "alignguard: " + Escaped +
+                            ": p = 0x1001 is not 8-byte aligned (1 bytes past "
+                            "a boundary)");
 }
 
 TEST(RuntimeFormatBuffer, SizeZeroWritesNothing) {
@@ -401,6 +437,25 @@ TEST(RuntimeDefault, NullSiteIsReportedOnce) {
               exactly("alignguard: ?: ? = 0x1001 is not 2-byte aligned (1 "
                       "bytes past a boundary)\n"
                       "counted=2\n"));
+}
+
+alignguard_site ControlSite[1] = {makeSite(
+    "k\nernel\x1b]0;pwned\x07", "argument #0 '\x1b[2Jp'", "k\n.c", 4, 2)};
+const char ControlLine[] =
+    "alignguard: k\\x0aernel\\x1b]0;pwned\\x07: argument #0 '\\x1b[2Jp' = "
+    "0x1001 is not 8-byte aligned (1 bytes past a boundary) at k\\x0a.c:4:2";
+
+TEST(RuntimeDefault, ControlBytesInNamesLeaveOneLine) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(&ControlSite[0], 0x1001, 8, 0);
+    say(std::string("last: ") + alignguard_last_error());
+    alignguard_set_handler(sayHandler, nullptr);
+    __alignguard_report_abort(&ControlSite[0], 0x1001, 8, 0);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
+              exactly(std::string(ControlLine) + "\nlast: " + ControlLine +
+                      "\nhandler: fatal=1 " + ControlLine + "\n"));
 }
 
 alignguard_site ManySites[300];
@@ -688,15 +743,35 @@ TEST(RuntimeOptions, BadReportFallbackValueIsReportedAndIgnored) {
                       std::string(LineF) + "\n"));
 }
 
-TEST(RuntimeOptions, BadQuietValueIsReportedAndIgnored) {
+/// In a fresh process with Options, one report at OptionSites[0]: stderr
+/// must be exactly the line Complaint, then the report.
+void expectComplaintThenReport(const char *Options,
+                               const std::string &Complaint) {
   freshProcess();
   EXPECT_EXIT(
-      inChild("quiet=yes",
+      inChild(Options,
               [] { __alignguard_report(&OptionSites[0], 0x1001, 8, 0); }),
-      ::testing::ExitedWithCode(0),
-      exactly("alignguard: invalid ALIGNGUARD_OPTIONS value "
-              "'quiet=yes' (expected 0 or 1)\n" +
-              std::string(LineF) + "\n"));
+      ::testing::ExitedWithCode(0), exactly(Complaint + "\n" + LineF + "\n"));
+}
+
+TEST(RuntimeOptions, BadQuietValueIsReportedAndIgnored) {
+  expectComplaintThenReport("quiet=yes",
+                            "alignguard: invalid ALIGNGUARD_OPTIONS value "
+                            "'quiet=yes' (expected 0 or 1)");
+}
+
+// Text from the environment is escaped as names from the IR are: a key
+// holding a newline or ESC still gives one plain line.
+TEST(RuntimeOptions, ControlBytesInAnUnknownKeyAreEscaped) {
+  expectComplaintThenReport("ver\nbo\x1b[2Jse=1:log_path=stderr",
+                            "alignguard: unknown ALIGNGUARD_OPTIONS key "
+                            "'ver\\x0abo\\x1b[2Jse'");
+}
+
+TEST(RuntimeOptions, ControlBytesInABadValueAreEscaped) {
+  expectComplaintThenReport("quiet=\r\x07\x7f",
+                            "alignguard: invalid ALIGNGUARD_OPTIONS value "
+                            "'quiet=\\x0d\\x07\\x7f' (expected 0 or 1)");
 }
 
 //===-- The per-thread last error -----------------------------------------===//
