@@ -6,7 +6,9 @@
 // dedup table, report_fallback=1), the program's errno kept around every
 // hook, and ALIGNGUARD_OPTIONS (log_path, quiet, report_fallback, bad keys).
 // Names from the IR and text from ALIGNGUARD_OPTIONS have their control bytes
-// escaped (\xNN, as in the audit table), so every report is one line.
+// escaped (\xNN, as in the audit table), so every report is one line; a log
+// that cannot be opened or written is given up for stderr with one line
+// saying why.
 //
 // The runtime keeps process-wide state: options are parsed once, on the first
 // report, and a site is reported once per process. So every test that reports
@@ -680,8 +682,8 @@ TEST(RuntimeOptions, UnopenableLogPathFallsBackToStderr) {
   EXPECT_EXIT(inChild("log_path=/nonexistent-alignguard-dir/r.log", Body),
               ::testing::ExitedWithCode(0),
               exactly("alignguard: cannot open log_path "
-                      "'/nonexistent-alignguard-dir/r.log'; reporting to "
-                      "stderr\n" +
+                      "'/nonexistent-alignguard-dir/r.log' (ENOENT); reporting "
+                      "to stderr\n" +
                       std::string(LineF) + "\nerrno kept: 1\n" + LineG + "\n"));
 }
 
@@ -772,6 +774,88 @@ TEST(RuntimeOptions, ControlBytesInABadValueAreEscaped) {
   expectComplaintThenReport("quiet=\r\x07\x7f",
                             "alignguard: invalid ALIGNGUARD_OPTIONS value "
                             "'quiet=\\x0d\\x07\\x7f' (expected 0 or 1)");
+}
+
+TEST(RuntimeOptions, ControlBytesInAnUnopenableLogPathAreEscaped) {
+  expectComplaintThenReport("log_path=/nonexistent-alignguard-dir/a\nb\x1b",
+                            "alignguard: cannot open log_path "
+                            "'/nonexistent-alignguard-dir/a\\x0ab\\x1b' "
+                            "(ENOENT); reporting to stderr");
+}
+
+/// /dev/full opens, and every write to it fails with ENOSPC.
+bool haveDevFull() { return access("/dev/full", W_OK) == 0; }
+const std::string CannotWrite = "alignguard: cannot write to log_path "
+                                "'/dev/full' (ENOSPC); reporting to stderr\n";
+
+TEST(RuntimeOptions, UnwritableLogPathFallsBackToStderr) {
+  if (!haveDevFull())
+    GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+  };
+  // One line says why, once; no report is lost.
+  EXPECT_EXIT(inChild("log_path=/dev/full", Body), ::testing::ExitedWithCode(0),
+              exactly(CannotWrite + LineF + "\n" + LineG + "\n"));
+}
+
+TEST(RuntimeOptions, UnwritableLogPathStillShowsTheFatalReport) {
+  if (!haveDevFull())
+    GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
+  freshProcess();
+  EXPECT_EXIT(
+      inChild("log_path=/dev/full",
+              [] { __alignguard_report_abort(&OptionSites[0], 0x1001, 8, 0); }),
+      ::testing::KilledBySignal(SIGABRT), exactly(CannotWrite + LineF + "\n"));
+}
+
+alignguard_site FullLogSites[8];
+
+/// Matches whole lines in any order: the reason once, each thread's report
+/// once, nothing else (a torn or doubled line fails).
+class OneWhyEightReports
+    : public ::testing::MatcherInterface<const std::string &> {
+public:
+  bool MatchAndExplain(const std::string &Err,
+                       ::testing::MatchResultListener *) const override {
+    const std::string Why = CannotWrite.substr(0, CannotWrite.size() - 1);
+    const std::string Report = "alignguard: f: p = 0x1001 is not 8-byte "
+                               "aligned (1 bytes past a boundary)";
+    std::istringstream In(Err);
+    int Whys = 0, Reports = 0, Others = 0;
+    for (std::string Line; std::getline(In, Line);)
+      ++(Line == Why ? Whys : Line == Report ? Reports : Others);
+    return !Err.empty() && Err.back() == '\n' && Whys == 1 && Reports == 8 &&
+           Others == 0;
+  }
+  void DescribeTo(std::ostream *OS) const override {
+    *OS << "one 'cannot write to log_path' line and 8 report lines";
+  }
+};
+
+TEST(RuntimeOptions, UnwritableLogPathSaysWhyOnceFromEightThreads) {
+  if (!haveDevFull())
+    GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
+  freshProcess();
+  auto Body = [] {
+    for (alignguard_site &S : FullLogSites)
+      S = makeSite("f", "p", nullptr, 0, 0);
+    std::atomic<bool> Go{false};
+    std::vector<std::thread> Threads;
+    for (alignguard_site &S : FullLogSites)
+      Threads.emplace_back([&Go, &S] {
+        while (!Go.load())
+          std::this_thread::yield();
+        __alignguard_report(&S, 0x1001, 8, 0);
+      });
+    Go.store(true);
+    for (std::thread &Th : Threads)
+      Th.join();
+  };
+  EXPECT_EXIT(inChild("log_path=/dev/full", Body), ::testing::ExitedWithCode(0),
+              ::testing::MakeMatcher(new OneWhyEightReports));
 }
 
 //===-- The per-thread last error -----------------------------------------===//
@@ -1022,13 +1106,13 @@ TEST(RuntimeFallback, KeepsErrnoWhenTheLogCannotBeOpened) {
               Body),
       ::testing::ExitedWithCode(0),
       exactly("alignguard: cannot open log_path "
-              "'/nonexistent-alignguard-dir/r.log'; reporting to stderr\n" +
+              "'/nonexistent-alignguard-dir/r.log' (ENOENT); reporting to "
+              "stderr\n" +
               std::string(FallbackLineF) + Suffix + "\nerrno kept: 1\n"));
 }
 
 TEST(RuntimeErrno, KeptWhenTheWriteFails) {
-  // /dev/full opens, and every write to it fails with ENOSPC.
-  if (access("/dev/full", W_OK) != 0)
+  if (!haveDevFull())
     GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
   freshProcess();
   auto Body = [] {
@@ -1040,8 +1124,9 @@ TEST(RuntimeErrno, KeptWhenTheWriteFails) {
   };
   EXPECT_EXIT(inChild("report_fallback=1:log_path=/dev/full", Body),
               ::testing::ExitedWithCode(0),
-              exactly("errno kept after a report: 1\n"
-                      "errno kept after a fallback: 1\n"));
+              exactly(CannotWrite + FallbackLineF +
+                      "\nerrno kept after a report: 1\n" + FallbackLineG +
+                      Suffix + "\nerrno kept after a fallback: 1\n"));
 }
 
 /// Says whether the handler sees the errno the program had (EDOM), though
@@ -1052,8 +1137,8 @@ void sayErrnoInHandler(const alignguard_report_info *Info, void *) {
 }
 
 const char CannotOpen[] = "alignguard: cannot open log_path "
-                          "'/nonexistent-alignguard-dir/r.log'; reporting to "
-                          "stderr\n";
+                          "'/nonexistent-alignguard-dir/r.log' (ENOENT); "
+                          "reporting to stderr\n";
 
 TEST(RuntimeErrno, HandlerSeesTheProgramsErrnoOnAViolation) {
   freshProcess();
