@@ -16,9 +16,11 @@
  *   alignguard: dot: argument #1 'b' = 0x1004 is not 16-byte aligned
  *       (4 bytes past a boundary) at dot.c:3:7          (one line in reality)
  *
- * (a fallback line ends in "; running the unaligned fallback"). Every hook
- * also keeps the plain line, per thread, for alignguard_last_error(): a host
- * such as TVM returns -1 and builds its own error message from it.
+ * (a fallback line ends in "; running the unaligned fallback"). The names in
+ * it come from the IR: their control bytes are written as \xNN (as in the
+ * audit table), so a report is always one line. Every hook also keeps the
+ * plain line, per thread, for alignguard_last_error(): a host such as TVM
+ * returns -1 and builds its own error message from it.
  *
  * Modelled on compiler-rt's ubsan_minimal: the runtime links into any program
  * and may run in any context (signal handlers, half-initialised processes,
@@ -30,7 +32,9 @@
  * may make the C library allocate (__tls_get_addr).
  *
  * ALIGNGUARD_OPTIONS=key=value:key=value, read on the first report/fallback:
- *   log_path=PATH|stderr   append reports to PATH (default: stderr)
+ *   log_path=PATH|stderr   append reports to PATH (default: stderr); a PATH
+ *                          that cannot be opened or written (/dev/full) is
+ *                          given up for stderr, with one line saying why
  *   quiet=0|1              1: no default output; counts and handlers still run
  *   report_fallback=0|1    1: report the first fallback at each site
  *===----------------------------------------------------------------------===*/
@@ -72,6 +76,11 @@ static _Atomic int g_report_fallback;
 /// Concurrent first reports may all parse; only the one that takes this flag
 /// prints diagnostics, so a bad option is complained about once.
 static atomic_flag g_options_diag_taken = ATOMIC_FLAG_INIT;
+/// The log_path that g_log_fd was opened from, for the line that says why
+/// the runtime gives the log up: written once, by the parse that published
+/// g_log_fd, before it stores (release) the length; 0 until then.
+static char g_log_path[PATH_MAX];
+static _Atomic size_t g_log_path_len;
 
 /// Sites already reported. Slots only ever go from NULL to a site, never
 /// back. Violations and fallbacks have one table each, so a site's first
@@ -110,39 +119,109 @@ static _Thread_local ag_last_error t_last_error;
 
 /*===-- Output ------------------------------------------------------------===*/
 
-/// Writes all of buf, retrying on EINTR and partial writes. A report that
-/// cannot be written is dropped: there is nowhere better to say so.
-static void write_all(int fd, const char *buf, size_t n) {
+/// Writes all of buf, retrying on EINTR and partial writes. Returns 0, or
+/// the errno of the write that failed (-1 when one wrote nothing).
+static int write_all(int fd, const char *buf, size_t n) {
   while (n > 0) {
     ssize_t w = write(fd, buf, n);
     if (w < 0 && errno == EINTR)
       continue;
-    if (w <= 0)
-      return;
+    if (w < 0)
+      return errno;
+    if (w == 0)
+      return -1;
     buf += w;
     n -= (size_t)w;
   }
+  return 0;
 }
 
-/// Sends o's text plus '\n' in one write. o->buf must hold o->size bytes;
-/// the text is at most size - 1 bytes, so the newline always fits.
-static void write_line(int fd, ag_out *o) {
+/// Sends o's text plus '\n' in one write; returns what write_all does.
+/// o->buf must hold o->size bytes; the text is at most size - 1 bytes, so
+/// the newline always fits.
+static int write_line(int fd, ag_out *o) {
   size_t n = o->len < o->size - 1 ? o->len : o->size - 1;
   o->buf[n] = '\n';
-  write_all(fd, o->buf, n + 1);
+  return write_all(fd, o->buf, n + 1);
 }
 
-/// Writes "alignguard: " a, the blen bytes at b, then c, as one line to
-/// stderr: for problems with ALIGNGUARD_OPTIONS, which may name no log yet.
+/// Why an open or a write failed: errno's name for the usual suspects, else
+/// its number (strerror may allocate and reads the locale); -1 is a write
+/// that wrote nothing.
+static void put_errno(ag_out *o, int err) {
+#define AG_ERRNO(e)                                                            \
+  { e, #e }
+  static const struct {
+    int err;
+    const char *name;
+  } names[] = {
+      AG_ERRNO(EACCES), AG_ERRNO(EBADF),  AG_ERRNO(EFBIG),
+      AG_ERRNO(EIO),    AG_ERRNO(EISDIR), AG_ERRNO(ENAMETOOLONG),
+      AG_ERRNO(ENOENT), AG_ERRNO(ENOSPC), AG_ERRNO(ENOTDIR),
+      AG_ERRNO(EPERM),  AG_ERRNO(EPIPE),  AG_ERRNO(EROFS),
+#ifdef EDQUOT
+      AG_ERRNO(EDQUOT),
+#endif
+  };
+#undef AG_ERRNO
+  if (err == -1) {
+    put_str(o, "nothing written");
+    return;
+  }
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+    if (names[i].err == err) {
+      put_str(o, names[i].name);
+      return;
+    }
+  put_str(o, "errno ");
+  put_sdec(o, err);
+}
+
+/// Writes "alignguard: " a, the blen bytes at b (escaped: they come from
+/// ALIGNGUARD_OPTIONS), then c, and when err is not 0 " (" its name ")" and
+/// d, as one line to stderr: for problems with ALIGNGUARD_OPTIONS and the
+/// log, which may name no log yet or be the log that failed.
 static void say_on_stderr(const char *a, const char *b, size_t blen,
-                          const char *c) {
+                          const char *c, int err, const char *d) {
   char line[AG_LINE_MAX];
   ag_out o = {line, sizeof line, 0};
   put_str(&o, "alignguard: ");
   put_str(&o, a);
-  put_mem(&o, b, blen);
+  put_escaped_mem(&o, b, blen);
   put_str(&o, c);
+  if (err) {
+    put_str(&o, " (");
+    put_errno(&o, err);
+    put_char(&o, ')');
+    put_str(&o, d);
+  }
   write_line(2, &o);
+}
+
+/// Writes a line of the default output to the log. A log that does not take
+/// it (log_path=/dev/full, a full disk, a descriptor the program closed) is
+/// given up for stderr: one line says why, then this line and every later
+/// one go to stderr. The old descriptor stays open, as another thread may be
+/// writing to it and a closed number could be reused for a file of the
+/// program's.
+static void write_report_line(ag_out *o) {
+  int fd = atomic_load(&g_log_fd);
+  int err = write_line(fd, o);
+  if (err == 0 || fd == 2)
+    return; /* stderr itself failed: there is nowhere better to say so */
+  if (atomic_compare_exchange_strong(&g_log_fd, &fd, 2)) {
+    /* 0 only while the parse that opened the log is still publishing its
+       name. */
+    size_t path_len =
+        atomic_load_explicit(&g_log_path_len, memory_order_acquire);
+    if (path_len)
+      say_on_stderr("cannot write to log_path '", g_log_path, path_len, "'",
+                    err, "; reporting to stderr");
+    else
+      say_on_stderr("cannot write to log_path", NULL, 0, "", err,
+                    "; reporting to stderr");
+  }
+  write_line(2, o);
 }
 
 /*===-- ALIGNGUARD_OPTIONS ------------------------------------------------===*/
@@ -158,17 +237,20 @@ __attribute__((noinline)) static int open_log(const char *path, size_t n,
                                               int diag) {
   char copy[PATH_MAX];
   int fd = -1;
+  int err = ENAMETOOLONG;
   if (n < sizeof copy) {
     memcpy(copy, path, n);
     copy[n] = '\0';
     do
       fd = open(copy, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     while (fd < 0 && errno == EINTR);
+    err = errno;
   }
   if (fd >= 0)
     return fd;
   if (diag)
-    say_on_stderr("cannot open log_path '", path, n, "'; reporting to stderr");
+    say_on_stderr("cannot open log_path '", path, n, "'", err,
+                  "; reporting to stderr");
   return 2;
 }
 
@@ -181,7 +263,7 @@ static void parse_flag(const char *field, const char *end, const char *val,
     *flag = *val == '1';
   else if (diag)
     say_on_stderr("invalid ALIGNGUARD_OPTIONS value '", field,
-                  (size_t)(end - field), "' (expected 0 or 1)");
+                  (size_t)(end - field), "' (expected 0 or 1)", 0, NULL);
 }
 
 /// Parses ALIGNGUARD_OPTIONS and publishes the result. Idempotent, so racing
@@ -212,7 +294,8 @@ static void parse_options(void) {
     } else if (equals(p, key_len, "report_fallback")) {
       parse_flag(p, end, val, &report_fallback, diag);
     } else if (diag) {
-      say_on_stderr("unknown ALIGNGUARD_OPTIONS key '", p, key_len, "'");
+      say_on_stderr("unknown ALIGNGUARD_OPTIONS key '", p, key_len, "'", 0,
+                    NULL);
     }
     p = *end ? end + 1 : end;
   }
@@ -223,8 +306,14 @@ static void parse_options(void) {
   atomic_store(&g_quiet, quiet);
   atomic_store(&g_report_fallback, report_fallback);
   int unset = -1;
-  if (!atomic_compare_exchange_strong(&g_log_fd, &unset, fd) && fd != 2)
+  if (atomic_compare_exchange_strong(&g_log_fd, &unset, fd)) {
+    if (fd != 2) { /* open_log opens only paths shorter than PATH_MAX */
+      memcpy(g_log_path, path, path_len);
+      atomic_store_explicit(&g_log_path_len, path_len, memory_order_release);
+    }
+  } else if (fd != 2) {
     close(fd);
+  }
   atomic_store_explicit(&g_options_ready, 1, memory_order_release);
 }
 
@@ -251,9 +340,10 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
     put_char(&o, ')');
     return finish(&o);
   }
-  put_str(&o, site ? site->function : NULL);
+  /* Names come from the IR: escaped, so that the report stays one line. */
+  put_escaped(&o, site ? site->function : NULL);
   put_str(&o, ": ");
-  put_str(&o, site ? site->subject : NULL);
+  put_escaped(&o, site ? site->subject : NULL);
   put_str(&o, " = ");
   put_hex(&o, pointer);
   if (is_pow2(alignment)) {
@@ -278,7 +368,7 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
   }
   if (site && site->file && site->file[0]) {
     put_str(&o, " at ");
-    put_str(&o, site->file);
+    put_escaped(&o, site->file);
     if (site->line) {
       put_char(&o, ':');
       put_dec(&o, site->line);
@@ -328,7 +418,7 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
     handler(&info, user);
     return;
   }
-  write_line(atomic_load(&g_log_fd), &o);
+  write_report_line(&o);
 }
 
 /// 1 if this is the first report at `site` in `table`, 0 if it was seen
@@ -367,7 +457,7 @@ static void deliver_once(ag_site_table *table, const alignguard_site *site,
       char line[AG_LINE_MAX];
       ag_out o = {line, sizeof line, 0};
       put_str(&o, table->full_line);
-      write_line(atomic_load(&g_log_fd), &o);
+      write_report_line(&o);
     }
   }
 }

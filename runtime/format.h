@@ -3,8 +3,8 @@
  * The snprintf replacement shared by alignguard_rt.c (report lines) and
  * alignguard_dlpack.c (DLTensor messages): a sink that stores what fits in a
  * caller's buffer, keeps room for the NUL and counts everything, plus
- * decimal and hex appenders. No malloc, no stdio, no locale, so the runtime
- * stays async-signal-safe and links into any program.
+ * decimal, hex and escaping appenders. No malloc, no stdio, no locale, so
+ * the runtime stays async-signal-safe and links into any program.
  *
  *   ag_out o = {buf, size, 0};
  *   put_str(&o, "data ");
@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /// Longest line the runtime builds, NUL or newline included; longer ones are
 /// cut, never spilled. Also the size of each thread's last-error buffer.
@@ -48,6 +49,31 @@ static inline void put_mem(ag_out *o, const char *s, size_t n) {
 static inline void put_str(ag_out *o, const char *s) {
   for (s = s ? s : "?"; *s; ++s)
     put_char(o, *s);
+}
+
+/// A string the IR controls (a function, value or file name) or the user
+/// typed (ALIGNGUARD_OPTIONS): each control byte (below 0x20, and 0x7f) is
+/// written as `\xNN`, lowercase, as the audit table writes it, so a report
+/// stays one line and no escape sequence reaches a terminal raw. Other bytes,
+/// UTF-8 included, pass through.
+static inline void put_escaped_mem(ag_out *o, const char *s, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c == 0x7f) {
+      put_str(o, "\\x");
+      put_char(o, "0123456789abcdef"[c >> 4]);
+      put_char(o, "0123456789abcdef"[c & 15]);
+    } else {
+      put_char(o, (char)c);
+    }
+  }
+}
+
+/// put_escaped_mem of a NUL-terminated string; NULL reads as "?", as in
+/// put_str.
+static inline void put_escaped(ag_out *o, const char *s) {
+  s = s ? s : "?";
+  put_escaped_mem(o, s, strlen(s));
 }
 
 static inline void put_dec(ag_out *o, uint64_t v) {

@@ -5,6 +5,10 @@
 // hook, the per-thread last error, the fallback hook (its count, its own
 // dedup table, report_fallback=1), the program's errno kept around every
 // hook, and ALIGNGUARD_OPTIONS (log_path, quiet, report_fallback, bad keys).
+// Names from the IR and text from ALIGNGUARD_OPTIONS have their control bytes
+// escaped (\xNN, as in the audit table), so every report is one line; a log
+// that cannot be opened or written is given up for stderr with one line
+// saying why.
 //
 // The runtime keeps process-wide state: options are parsed once, on the first
 // report, and a site is reported once per process. So every test that reports
@@ -197,6 +201,21 @@ const FormatCase FormatCases[] = {
     {"NullSite", makeSite(nullptr, nullptr, nullptr, 0, 0), true, 0x1004, 16, 0,
      "alignguard: ?: ? = 0x1004 is not 16-byte aligned "
      "(4 bytes past a boundary)"},
+    // A newline would split the report, ESC would reach the terminal: every
+    // byte below 0x20, and 0x7f, is written as the audit table writes it.
+    {"ControlBytesInNamesAreEscaped",
+     makeSite("ker\nnel\x1b[31m", "argument #0 'a\tb\x7f'", "dir\r/f\x01.c", 3,
+              7),
+     false, 0x1004, 16, 0,
+     "alignguard: ker\\x0anel\\x1b[31m: argument #0 'a\\x09b\\x7f' = 0x1004 "
+     "is not 16-byte aligned (4 bytes past a boundary) at "
+     "dir\\x0d/f\\x01.c:3:7"},
+    // Only control bytes: backslashes and UTF-8 are left as they are.
+    {"BackslashAndUtf8AreKept",
+     makeSite("ns\\f", "'\xc3\xa9t\xc3\xa9'", "C:\\k.c", 1, 0), false, 0x1004,
+     16, 0,
+     "alignguard: ns\\f: '\xc3\xa9t\xc3\xa9' = 0x1004 is not 16-byte aligned "
+     "(4 bytes past a boundary) at C:\\k.c:1"},
     {"UnknownVersion", otherVersion(2), false, 0x1004, 16, 0,
      "alignguard: report from a site descriptor of unknown version 2 "
      "(pointer 0x1004)"},
@@ -237,12 +256,10 @@ TEST(RuntimeFormatBuffer, EverySizeTruncatesAndReturnsFullLength) {
   }
 }
 
-TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
-  const std::string Subject(2000, 's');
-  const alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
-  const std::string Full = "alignguard: f: " + Subject +
-                           " = 0x1001 is not 8-byte aligned (1 bytes past a "
-                           "boundary) at a.c:1:2";
+/// Formats Site's report for 0x1001 at alignment 8 into 1024 bytes: the
+/// result is Full's length, the text Full cut to 1023 characters, and nothing
+/// is written past the 1024 bytes.
+void expectCutTo1023(const alignguard_site &Site, const std::string &Full) {
   char Buf[1024 + 64];
   std::memset(Buf, '#', sizeof Buf);
   EXPECT_EQ(alignguard_format_report(Buf, 1024, &Site, 0x1001, 8, 0),
@@ -250,6 +267,27 @@ TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
   EXPECT_EQ(std::string(Buf), Full.substr(0, 1023));
   for (size_t I = 1024; I < sizeof Buf; ++I)
     ASSERT_EQ(Buf[I], '#') << "byte " << I << " written past the buffer";
+}
+
+TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
+  const std::string Subject(2000, 's');
+  const alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
+  expectCutTo1023(Site, "alignguard: f: " + Subject +
+                            " = 0x1001 is not 8-byte aligned (1 bytes past a "
+                            "boundary) at a.c:1:2");
+}
+
+// Each control byte takes four characters: counted in the full length, and
+// cut like any other text.
+TEST(RuntimeFormatBuffer, EscapesCountInTheFullLengthAndAreCut) {
+  const std::string Name(600, '\x1b');
+  const alignguard_site Site = makeSite(Name.c_str(), "p", nullptr, 0, 0);
+  std::string Escaped;
+  for (size_t I = 0; I < Name.size(); ++I)
+    Escaped += "\\x1b";
+  expectCutTo1023(Site, "alignguard: " + Escaped +
+                            ": p = 0x1001 is not 8-byte aligned (1 bytes past "
+                            "a boundary)");
 }
 
 TEST(RuntimeFormatBuffer, SizeZeroWritesNothing) {
@@ -401,6 +439,25 @@ TEST(RuntimeDefault, NullSiteIsReportedOnce) {
               exactly("alignguard: ?: ? = 0x1001 is not 2-byte aligned (1 "
                       "bytes past a boundary)\n"
                       "counted=2\n"));
+}
+
+alignguard_site ControlSite[1] = {makeSite(
+    "k\nernel\x1b]0;pwned\x07", "argument #0 '\x1b[2Jp'", "k\n.c", 4, 2)};
+const char ControlLine[] =
+    "alignguard: k\\x0aernel\\x1b]0;pwned\\x07: argument #0 '\\x1b[2Jp' = "
+    "0x1001 is not 8-byte aligned (1 bytes past a boundary) at k\\x0a.c:4:2";
+
+TEST(RuntimeDefault, ControlBytesInNamesLeaveOneLine) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(&ControlSite[0], 0x1001, 8, 0);
+    say(std::string("last: ") + alignguard_last_error());
+    alignguard_set_handler(sayHandler, nullptr);
+    __alignguard_report_abort(&ControlSite[0], 0x1001, 8, 0);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
+              exactly(std::string(ControlLine) + "\nlast: " + ControlLine +
+                      "\nhandler: fatal=1 " + ControlLine + "\n"));
 }
 
 alignguard_site ManySites[300];
@@ -625,8 +682,8 @@ TEST(RuntimeOptions, UnopenableLogPathFallsBackToStderr) {
   EXPECT_EXIT(inChild("log_path=/nonexistent-alignguard-dir/r.log", Body),
               ::testing::ExitedWithCode(0),
               exactly("alignguard: cannot open log_path "
-                      "'/nonexistent-alignguard-dir/r.log'; reporting to "
-                      "stderr\n" +
+                      "'/nonexistent-alignguard-dir/r.log' (ENOENT); reporting "
+                      "to stderr\n" +
                       std::string(LineF) + "\nerrno kept: 1\n" + LineG + "\n"));
 }
 
@@ -688,15 +745,117 @@ TEST(RuntimeOptions, BadReportFallbackValueIsReportedAndIgnored) {
                       std::string(LineF) + "\n"));
 }
 
-TEST(RuntimeOptions, BadQuietValueIsReportedAndIgnored) {
+/// In a fresh process with Options, one report at OptionSites[0]: stderr
+/// must be exactly the line Complaint, then the report.
+void expectComplaintThenReport(const char *Options,
+                               const std::string &Complaint) {
   freshProcess();
   EXPECT_EXIT(
-      inChild("quiet=yes",
+      inChild(Options,
               [] { __alignguard_report(&OptionSites[0], 0x1001, 8, 0); }),
-      ::testing::ExitedWithCode(0),
-      exactly("alignguard: invalid ALIGNGUARD_OPTIONS value "
-              "'quiet=yes' (expected 0 or 1)\n" +
-              std::string(LineF) + "\n"));
+      ::testing::ExitedWithCode(0), exactly(Complaint + "\n" + LineF + "\n"));
+}
+
+TEST(RuntimeOptions, BadQuietValueIsReportedAndIgnored) {
+  expectComplaintThenReport("quiet=yes",
+                            "alignguard: invalid ALIGNGUARD_OPTIONS value "
+                            "'quiet=yes' (expected 0 or 1)");
+}
+
+// Text from the environment is escaped as names from the IR are: a key
+// holding a newline or ESC still gives one plain line.
+TEST(RuntimeOptions, ControlBytesInAnUnknownKeyAreEscaped) {
+  expectComplaintThenReport("ver\nbo\x1b[2Jse=1:log_path=stderr",
+                            "alignguard: unknown ALIGNGUARD_OPTIONS key "
+                            "'ver\\x0abo\\x1b[2Jse'");
+}
+
+TEST(RuntimeOptions, ControlBytesInABadValueAreEscaped) {
+  expectComplaintThenReport("quiet=\r\x07\x7f",
+                            "alignguard: invalid ALIGNGUARD_OPTIONS value "
+                            "'quiet=\\x0d\\x07\\x7f' (expected 0 or 1)");
+}
+
+TEST(RuntimeOptions, ControlBytesInAnUnopenableLogPathAreEscaped) {
+  expectComplaintThenReport("log_path=/nonexistent-alignguard-dir/a\nb\x1b",
+                            "alignguard: cannot open log_path "
+                            "'/nonexistent-alignguard-dir/a\\x0ab\\x1b' "
+                            "(ENOENT); reporting to stderr");
+}
+
+/// /dev/full opens, and every write to it fails with ENOSPC.
+bool haveDevFull() { return access("/dev/full", W_OK) == 0; }
+const std::string CannotWrite = "alignguard: cannot write to log_path "
+                                "'/dev/full' (ENOSPC); reporting to stderr\n";
+
+TEST(RuntimeOptions, UnwritableLogPathFallsBackToStderr) {
+  if (!haveDevFull())
+    GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
+  freshProcess();
+  auto Body = [] {
+    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+  };
+  // One line says why, once; no report is lost.
+  EXPECT_EXIT(inChild("log_path=/dev/full", Body), ::testing::ExitedWithCode(0),
+              exactly(CannotWrite + LineF + "\n" + LineG + "\n"));
+}
+
+TEST(RuntimeOptions, UnwritableLogPathStillShowsTheFatalReport) {
+  if (!haveDevFull())
+    GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
+  freshProcess();
+  EXPECT_EXIT(
+      inChild("log_path=/dev/full",
+              [] { __alignguard_report_abort(&OptionSites[0], 0x1001, 8, 0); }),
+      ::testing::KilledBySignal(SIGABRT), exactly(CannotWrite + LineF + "\n"));
+}
+
+alignguard_site FullLogSites[8];
+
+/// Matches whole lines in any order: the reason once, each thread's report
+/// once, nothing else (a torn or doubled line fails).
+class OneWhyEightReports
+    : public ::testing::MatcherInterface<const std::string &> {
+public:
+  bool MatchAndExplain(const std::string &Err,
+                       ::testing::MatchResultListener *) const override {
+    const std::string Why = CannotWrite.substr(0, CannotWrite.size() - 1);
+    const std::string Report = "alignguard: f: p = 0x1001 is not 8-byte "
+                               "aligned (1 bytes past a boundary)";
+    std::istringstream In(Err);
+    int Whys = 0, Reports = 0, Others = 0;
+    for (std::string Line; std::getline(In, Line);)
+      ++(Line == Why ? Whys : Line == Report ? Reports : Others);
+    return !Err.empty() && Err.back() == '\n' && Whys == 1 && Reports == 8 &&
+           Others == 0;
+  }
+  void DescribeTo(std::ostream *OS) const override {
+    *OS << "one 'cannot write to log_path' line and 8 report lines";
+  }
+};
+
+TEST(RuntimeOptions, UnwritableLogPathSaysWhyOnceFromEightThreads) {
+  if (!haveDevFull())
+    GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
+  freshProcess();
+  auto Body = [] {
+    for (alignguard_site &S : FullLogSites)
+      S = makeSite("f", "p", nullptr, 0, 0);
+    std::atomic<bool> Go{false};
+    std::vector<std::thread> Threads;
+    for (alignguard_site &S : FullLogSites)
+      Threads.emplace_back([&Go, &S] {
+        while (!Go.load())
+          std::this_thread::yield();
+        __alignguard_report(&S, 0x1001, 8, 0);
+      });
+    Go.store(true);
+    for (std::thread &Th : Threads)
+      Th.join();
+  };
+  EXPECT_EXIT(inChild("log_path=/dev/full", Body), ::testing::ExitedWithCode(0),
+              ::testing::MakeMatcher(new OneWhyEightReports));
 }
 
 //===-- The per-thread last error -----------------------------------------===//
@@ -947,13 +1106,13 @@ TEST(RuntimeFallback, KeepsErrnoWhenTheLogCannotBeOpened) {
               Body),
       ::testing::ExitedWithCode(0),
       exactly("alignguard: cannot open log_path "
-              "'/nonexistent-alignguard-dir/r.log'; reporting to stderr\n" +
+              "'/nonexistent-alignguard-dir/r.log' (ENOENT); reporting to "
+              "stderr\n" +
               std::string(FallbackLineF) + Suffix + "\nerrno kept: 1\n"));
 }
 
 TEST(RuntimeErrno, KeptWhenTheWriteFails) {
-  // /dev/full opens, and every write to it fails with ENOSPC.
-  if (access("/dev/full", W_OK) != 0)
+  if (!haveDevFull())
     GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
   freshProcess();
   auto Body = [] {
@@ -965,8 +1124,9 @@ TEST(RuntimeErrno, KeptWhenTheWriteFails) {
   };
   EXPECT_EXIT(inChild("report_fallback=1:log_path=/dev/full", Body),
               ::testing::ExitedWithCode(0),
-              exactly("errno kept after a report: 1\n"
-                      "errno kept after a fallback: 1\n"));
+              exactly(CannotWrite + FallbackLineF +
+                      "\nerrno kept after a report: 1\n" + FallbackLineG +
+                      Suffix + "\nerrno kept after a fallback: 1\n"));
 }
 
 /// Says whether the handler sees the errno the program had (EDOM), though
@@ -977,8 +1137,8 @@ void sayErrnoInHandler(const alignguard_report_info *Info, void *) {
 }
 
 const char CannotOpen[] = "alignguard: cannot open log_path "
-                          "'/nonexistent-alignguard-dir/r.log'; reporting to "
-                          "stderr\n";
+                          "'/nonexistent-alignguard-dir/r.log' (ENOENT); "
+                          "reporting to stderr\n";
 
 TEST(RuntimeErrno, HandlerSeesTheProgramsErrnoOnAViolation) {
   freshProcess();

@@ -131,7 +131,10 @@ void alignguard_clear_last_error(void);
 
 /* Formats the report line for these hook arguments into buf (always
  * NUL-terminated when size > 0); returns the length the full line needs,
- * like snprintf. Uses no locale, no malloc. */
+ * like snprintf. The site's function, subject and file come from the IR:
+ * their control bytes (below 0x20, and 0x7f) are written as \xNN, as the
+ * audit table writes them, so the line never holds a newline or an escape
+ * sequence. Uses no locale, no malloc. */
 size_t alignguard_format_report(char *buf, size_t size,
                                 const alignguard_site *site, uint64_t pointer,
                                 uint64_t alignment, int64_t offset);
