@@ -16,7 +16,7 @@ for n in "${majors[@]}"; do
     echo "setup.sh: LLVM major '$n' is outside 14..22" >&2
     exit 2
   fi
-  packages+=("llvm-$n-dev" "clang-$n" "llvm-$n-tools" "llvm-$n")
+  packages+=("llvm-$n-dev" "clang-$n" "llvm-$n-tools" "llvm-$n" "mlir-$n-tools")
 done
 
 missing=()

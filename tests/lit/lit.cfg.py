@@ -34,6 +34,24 @@ config.substitutions.append(("%tools", os.path.join(config.project_source, "test
 config.substitutions.append(("%alignguard", "%s %s" % (
     config.python, os.path.join(config.project_source, "scripts", "alignguard"))))
 
+# MLIR of the LLVM under test (Debian's mlir-N-tools): kernels are lowered
+# in the tests (tests/tools/mlir-lower.py). `mlir-vector-alignment`: this
+# MLIR has vector.load's `alignment` attribute (MLIR 21+).
+mlir_opt = os.path.join(config.llvm_bin, "mlir-opt")
+config.substitutions.append(("%mlir-lower", "%s %s --bin %s" % (
+    config.python, os.path.join(config.project_source, "tests", "tools", "mlir-lower.py"),
+    config.llvm_bin)))
+if os.path.exists(mlir_opt) and os.path.exists(os.path.join(config.llvm_bin, "mlir-translate")):
+    import subprocess
+    config.available_features.add("mlir")
+    probe = subprocess.run(
+        [mlir_opt], capture_output=True, text=True,
+        input="func.func @f(%m: memref<8xf32>, %i: index) -> vector<8xf32> {\n"
+              "  %v = vector.load %m[%i] {alignment = 32} : memref<8xf32>, vector<8xf32>\n"
+              "  return %v : vector<8xf32>\n}\n")
+    if probe.returncode == 0:
+        config.available_features.add("mlir-vector-alignment")
+
 config.substitutions.append(("%llvm-ar", os.path.join(config.llvm_bin, "llvm-ar")))
 
 config.available_features.add("llvm-%d" % config.llvm_version_major)
