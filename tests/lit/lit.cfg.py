@@ -2,6 +2,9 @@
 # through clang -fpass-plugin, all with the tools of the LLVM under test.
 import os
 import platform
+import re
+import shutil
+import subprocess
 
 import lit.formats
 
@@ -34,6 +37,21 @@ config.substitutions.append(("%tools", os.path.join(config.project_source, "test
 config.substitutions.append(("%alignguard", "%s %s" % (
     config.python, os.path.join(config.project_source, "scripts", "alignguard"))))
 
+# rustc, to produce Rust kernels' IR in the tests: Debian's (package rustc)
+# first, and only one whose bundled LLVM is not newer than the LLVM under
+# test (opt cannot read newer IR). Without one, lit reports the tests that
+# need it UNSUPPORTED.
+for rustc in ("/usr/bin/rustc", shutil.which("rustc") or ""):
+    if not rustc or not os.path.exists(rustc):
+        continue
+    version = subprocess.run([rustc, "--version", "--verbose"],
+                             capture_output=True, text=True).stdout
+    m = re.search(r"LLVM version: (\d+)", version)
+    if m and int(m.group(1)) <= config.llvm_version_major:
+        config.available_features.add("rustc")
+        config.substitutions.append(("%rustc", rustc))
+        break
+
 # MLIR of the LLVM under test (Debian's mlir-N-tools): kernels are lowered
 # in the tests (tests/tools/mlir-lower.py). `mlir-vector-alignment`: this
 # MLIR has vector.load's `alignment` attribute (MLIR 21+).
@@ -42,7 +60,6 @@ config.substitutions.append(("%mlir-lower", "%s %s --bin %s" % (
     config.python, os.path.join(config.project_source, "tests", "tools", "mlir-lower.py"),
     config.llvm_bin)))
 if os.path.exists(mlir_opt) and os.path.exists(os.path.join(config.llvm_bin, "mlir-translate")):
-    import subprocess
     config.available_features.add("mlir")
     probe = subprocess.run(
         [mlir_opt], capture_output=True, text=True,
@@ -57,7 +74,6 @@ config.substitutions.append(("%llvm-ar", os.path.join(config.llvm_bin, "llvm-ar"
 config.available_features.add("llvm-%d" % config.llvm_version_major)
 # The Rust host test needs cargo (it builds offline, with no dependencies);
 # without it lit reports the test UNSUPPORTED, never passed.
-import shutil
 if shutil.which("cargo", path=config.environment["PATH"]):
     config.available_features.add("cargo")
 # Program tests on real kernel generators need Debian packages:
