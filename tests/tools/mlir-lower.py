@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lower an MLIR file to LLVM IR with the MLIR tools of one LLVM major.
 
-  mlir-lower.py --bin /usr/lib/llvm-N/bin IN.mlir -o OUT.ll
+  mlir-lower.py --bin /usr/lib/llvm-N/bin [--pre PASS]... IN.mlir -o OUT.ll
 
 The input is written for current MLIR (`func.func`, `%A = memref.
 assume_alignment %a, N`); for older MLIR it is rewritten to that release's
@@ -10,7 +10,8 @@ result: the result's uses read the operand). The pass pipeline is the
 standard lowering of func, scf, arith, vector and memref to the LLVM
 dialect, each pass under the name this mlir-opt knows (names changed
 between releases: convert-scf-to-std became convert-scf-to-cf,
-convert-memref-to-llvm finalize-memref-to-llvm, ...).
+convert-memref-to-llvm finalize-memref-to-llvm, ...). --pre runs an MLIR
+pass before the lowering (e.g. generate-runtime-verification).
 """
 import argparse
 import os
@@ -22,6 +23,7 @@ import sys
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
+    ap.add_argument("--pre", action="append", default=[])
     ap.add_argument("input")
     ap.add_argument("-o", dest="output", required=True)
     args = ap.parse_args()
@@ -44,7 +46,7 @@ def main():
               first("convert-func-to-llvm", "convert-std-to-llvm"),
               first("convert-cf-to-llvm"),
               first("reconcile-unrealized-casts")]
-    passes = [p for p in passes if p]
+    passes = ["--" + p for p in args.pre] + [p for p in passes if p]
     with open(args.input) as f:
         text = f.read()
     if old:
