@@ -1,6 +1,7 @@
 //===- CheckPreparation.cpp - The IR changes that must precede planning ---===//
 #include "CheckPreparation.h"
 
+#include "CheckPlanner.h"
 #include "IRShapes.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -33,7 +34,7 @@ static bool insertPreheaders(ArrayRef<const AlignmentPromise *> Accesses,
 /// there is no such place (Agg made by a terminator, or a constant).
 static Instruction *afterDefinition(Value *Agg, Function &F) {
   if (isa<Argument>(Agg))
-    return &*F.getEntryBlock().getFirstInsertionPt();
+    return entryInsertionPoint(F); // after the static allocas
   auto *Def = dyn_cast<Instruction>(Agg);
   if (!Def || Def->isTerminator())
     return nullptr;
