@@ -421,8 +421,9 @@ void dropPromises(CallInst *Assume,
 
 void Emitter::finishAccess(const AlignmentPromise &A, const CheckSite &By) {
   if (!By.Policy.isTerminal()) {
-    // Recover: the kernel goes on with the pointer, at natural alignment.
-    lowerToNaturalAlignment(*A.Inst);
+    // Recover: the kernel goes on with the pointer, at the alignment its
+    // element type can count on.
+    lowerToABIAlignment(*A.Inst);
     return;
   }
   GuardNote Note;
