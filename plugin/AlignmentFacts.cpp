@@ -273,12 +273,20 @@ public:
 
 bool AlignmentFacts::covers(const AlignmentFact &Fact, const AddressQuery &Q,
                             const Instruction *At) const {
-  if ((!Fact.Pointer && !Fact.Address) || Fact.Alignment < Q.Alignment)
+  if (Fact.Alignment < Q.Alignment)
     return false;
   // A conditional fact helps only an asker under the same conditions.
   for (const LoopGuard &G : Fact.Conditions)
     if (!is_contained(Q.Under, G))
       return false;
+  return sameResidue(Fact, Q, At);
+}
+
+bool AlignmentFacts::sameResidue(const AlignmentFact &Fact,
+                                 const AddressQuery &Q,
+                                 const Instruction *At) const {
+  if (!Fact.Pointer && !Fact.Address)
+    return false;
   // Q - Q.Offset = (Fact.Pointer - Fact.Offset) + Delta, with
   // Delta = (Q - Fact.Pointer) + Fact.Offset - Q.Offset: aligned when
   // Delta is a multiple of the alignment.
@@ -355,6 +363,26 @@ AlignmentFacts::find(const AddressQuery &Q, const Instruction *At,
 void AlignmentFacts::addPlanned(AlignmentFact Fact) {
   Fact.Source = FactSource::PlannedCheck;
   Facts.push_back(std::move(Fact));
+}
+
+std::vector<AlignmentFact>
+AlignmentFacts::weakerPlanned(const AddressQuery &Q,
+                              const Instruction *At) const {
+  std::vector<AlignmentFact> Out;
+  for (const AlignmentFact &Fact : Facts)
+    if (Fact.Source == FactSource::PlannedCheck &&
+        Fact.Alignment < Q.Alignment && Fact.Conditions.empty() &&
+        holdsAt(Fact, At) && sameResidue(Fact, Q, At))
+      Out.push_back(Fact);
+  return Out;
+}
+
+void AlignmentFacts::raisePlanned(unsigned Site, unsigned Check,
+                                  uint64_t Alignment) {
+  for (AlignmentFact &Fact : Facts)
+    if (Fact.Source == FactSource::PlannedCheck && Fact.Site == Site &&
+        Fact.Check == Check)
+      Fact.Alignment = std::max(Fact.Alignment, Alignment);
 }
 
 } // namespace alignguard

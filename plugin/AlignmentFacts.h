@@ -11,7 +11,8 @@
 //            they are not zero (Halide's host-alignment assert, a C
 //            `if ((uintptr_t)p & 63) abort();`): holds below the good edge
 //   construction: null, an alloca or a global of that alignment
-//   planned: a check the guard's planner has decided on (CheckPlanner.h)
+//   planned: a check the guard's planner has decided on (CheckPlanner.h);
+//            the planner may raise the alignment it tests
 //   unchecked: an assume nobody checks (a fact the optimiser will use, so
 //            a promise resting on it is as unchecked as the assume)
 //
@@ -122,10 +123,23 @@ public:
   /// (and under Fact.Conditions) it is a fact.
   void addPlanned(AlignmentFact Fact);
 
+  /// The planned checks that hold at At, under no condition, and test Q's
+  /// address (a multiple of Q.Alignment apart) for less than Q.Alignment:
+  /// each would cover Q if it tested Q.Alignment (raisePlanned).
+  std::vector<AlignmentFact> weakerPlanned(const AddressQuery &Q,
+                                           const llvm::Instruction *At) const;
+
+  /// The planned check Check of site Site tests Alignment from now on.
+  void raisePlanned(unsigned Site, unsigned Check, uint64_t Alignment);
+
 private:
   bool holdsAt(const AlignmentFact &Fact, const llvm::Instruction *At) const;
   bool covers(const AlignmentFact &Fact, const AddressQuery &Q,
               const llvm::Instruction *At) const;
+  /// True when Q's address (less its offset) and Fact's are a multiple of
+  /// Q.Alignment apart at At, whatever alignment Fact shows.
+  bool sameResidue(const AlignmentFact &Fact, const AddressQuery &Q,
+                   const llvm::Instruction *At) const;
   /// Low bits of S known to be zero at At, with the integer facts.
   unsigned trailingZeros(const llvm::SCEV *S, const llvm::Instruction *At,
                          unsigned Depth) const;

@@ -49,6 +49,8 @@ struct ScalarCheck {
   Value *Pointer;
   std::string Subject;
   Value *Guard = nullptr; ///< an i1 that must also hold to fail, or null
+  /// What is tested: From's alignment, or the one the plan raised it to.
+  Value *Alignment = nullptr;
 };
 
 /// One scalar check's values, computed before the branch.
@@ -140,15 +142,20 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
       Value *Runs = B.CreateICmp(G.Pred, LHS, RHS, "ag.loop.runs");
       Guard = Guard ? B.CreateAnd(Guard, Runs) : Runs;
     }
+    Value *Alignment = C.RaisedAlignment
+                           ? ConstantInt::get(C.Promise->Alignment->getType(),
+                                              C.RaisedAlignment)
+                           : C.Promise->Alignment;
     auto *VT = dyn_cast<FixedVectorType>(Ptr->getType());
     if (!VT) {
-      M.Checks.push_back({C.Promise, Ptr, Subject, Guard});
+      M.Checks.push_back({C.Promise, Ptr, Subject, Guard, Alignment});
       continue;
     }
     // LangRef: `align` on a vector of pointers holds for every element.
     for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I)
       M.Checks.push_back({C.Promise, B.CreateExtractElement(Ptr, B.getInt64(I)),
-                          Subject + " element " + std::to_string(I), Guard});
+                          Subject + " element " + std::to_string(I), Guard,
+                          Alignment});
   }
   if (S.Kind == SiteKind::EntryParams &&
       (M.Assume = materializeParamPromises(S, M.Checks)))
@@ -165,7 +172,7 @@ PreparedCheck Emitter::prepare(CheckBuilder &B, const ScalarCheck &C) {
   // All arithmetic in one integer type wide enough for the pointer's low
   // 64 bits, the alignment and the offset (an i128 alignment stays exact).
   unsigned Width = std::max<unsigned>(
-      {64, A.Alignment->getType()->getIntegerBitWidth(),
+      {64, C.Alignment->getType()->getIntegerBitWidth(),
        A.Offset ? A.Offset->getType()->getIntegerBitWidth() : 0});
   Type *IntTy = B.getIntNTy(Width);
   P.PtrBits = B.CreatePtrToInt(C.Pointer, B.getInt64Ty(), "ag.ptr");
@@ -177,7 +184,7 @@ PreparedCheck Emitter::prepare(CheckBuilder &B, const ScalarCheck &C) {
     P.Addr = B.CreateSub(Ptr, P.Offset, "ag.addr");
   }
   Value *Zero = ConstantInt::get(IntTy, 0);
-  P.Alignment = B.CreateZExtOrTrunc(A.Alignment, IntTy);
+  P.Alignment = B.CreateZExtOrTrunc(C.Alignment, IntTy);
   // LangRef: a non-power-of-two (or zero) alignment promises a null pointer.
   if (auto *CA = dyn_cast<ConstantInt>(P.Alignment)) {
     if (CA->getValue().isPowerOf2() && C.Guard) {
@@ -261,6 +268,8 @@ void Emitter::emitFailure(Instruction *Term, const PreparedCheck &P,
                       : HookKind::Report;
   SiteInfo Site = SiteInfo::from(Plan.describe(P.C->From));
   Site.Subject = P.C->Subject;
+  if (P.C->Alignment != P.C->From->Alignment) // raised by the plan
+    Site.Alignment = cast<ConstantInt>(P.C->Alignment)->getZExtValue();
   Type *I64 = FB.getInt64Ty();
   CallInst *Call = FB.CreateCall(
       getHook(*F.getParent(), Kind, Sites.pointerType()),
@@ -412,8 +421,9 @@ void dropPromises(CallInst *Assume,
 
 void Emitter::finishAccess(const AlignmentPromise &A, const CheckSite &By) {
   if (!By.Policy.isTerminal()) {
-    // Recover: the kernel goes on with the pointer, at natural alignment.
-    lowerToNaturalAlignment(*A.Inst);
+    // Recover: the kernel goes on with the pointer, at the alignment its
+    // element type can count on.
+    lowerToABIAlignment(*A.Inst);
     return;
   }
   GuardNote Note;

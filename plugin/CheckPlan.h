@@ -12,6 +12,12 @@
 //     check {%in,+,32}<loop> first address (32), covers 2 accesses
 //   left out: assume-bundle on 'p': covered by site 0
 //
+// A parameter and an access of one pointer at one place are one check: an
+// access an entry parameter's check covers is left out (covered by its
+// site); one that needs more than the parameter's alignment, and whose check
+// would run whenever the parameter's does, raises that check instead
+// (`check argument #0 'x' raised to 32`).
+//
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_CHECKPLAN_H
 #define ALIGNGUARD_CHECKPLAN_H
@@ -68,6 +74,11 @@ struct PlannedCheck {
   llvm::SmallVector<LoopGuard, 2> Guards;
   /// The access promises this check answers for (accesses only).
   std::vector<const AlignmentPromise *> Covers;
+  /// Non-zero when the check tests more than Promise's alignment: an entry
+  /// parameter's check raised to the alignment of an access of the same
+  /// pointer at the same place, so that one check (named after the
+  /// parameter) answers for both.
+  uint64_t RaisedAlignment = 0;
 };
 
 struct CheckSite {

@@ -7,6 +7,7 @@
 #include "UnalignedCopies.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
@@ -82,8 +83,22 @@ private:
   CheckSite &siteFor(const AlignmentPromise &A);
   void planPromise(const AlignmentPromise &A);
   void planAccesses(ArrayRef<const AlignmentPromise *> Accesses);
+  /// The site whose check covers an access without a check of its own,
+  /// and the alignment that check was raised to for it (or 0).
+  struct Coverage {
+    int Site = -1;
+    uint64_t Raised = 0;
+  };
   void planAccess(const AccessCandidate &C,
-                  DenseMap<const AlignmentPromise *, int> &CoveredBy);
+                  DenseMap<const AlignmentPromise *, Coverage> &CoveredBy);
+  /// Raises a planned check of an entry parameter to cover C (the same
+  /// address, a weaker alignment, a check that would run whenever C's
+  /// does); returns its site, or -1 when there is none.
+  int raiseParamCheckFor(const AccessCandidate &C, const AddressQuery &Q);
+  /// True when a check before At runs whenever the entry parameters'
+  /// checks do: At follows them in the entry block, and everything between
+  /// goes on to the next instruction.
+  bool runsWithEntryChecks(const Instruction *At) const;
   FailurePolicy decidePolicy(Instruction *Anchor) const;
 
   Function &F;
@@ -183,12 +198,44 @@ void Planner::planPromise(const AlignmentPromise &A) {
     AlignmentFact Planned{FactSource::PlannedCheck, Q->Pointer, Q->Alignment,
                           Q->Offset, Site.InsertBefore};
     Planned.Site = SiteIndex;
+    Planned.Check = Site.Checks.size() - 1;
     Facts.addPlanned(std::move(Planned));
   }
 }
 
-void Planner::planAccess(const AccessCandidate &C,
-                         DenseMap<const AlignmentPromise *, int> &CoveredBy) {
+bool Planner::runsWithEntryChecks(const Instruction *At) const {
+  if (At->getParent() != EntryPoint->getParent())
+    return false;
+  for (const Instruction *I = EntryPoint; I; I = I->getNextNode()) {
+    if (I == At)
+      return true;
+    if (!isGuaranteedToTransferExecutionToSuccessor(I))
+      return false;
+  }
+  return false;
+}
+
+int Planner::raiseParamCheckFor(const AccessCandidate &C,
+                                const AddressQuery &Q) {
+  // Raising tests the stronger alignment where the parameter is checked:
+  // only right when C's own check would run there too, unconditionally.
+  if (!C.Guards.empty() || !runsWithEntryChecks(C.InsertBefore))
+    return -1;
+  for (const AlignmentFact &Weaker : Facts.weakerPlanned(Q, C.InsertBefore)) {
+    CheckSite &Site = Plan.Sites[Weaker.Site];
+    if (Site.Kind != SiteKind::EntryParams)
+      continue;
+    PlannedCheck &Check = Site.Checks[Weaker.Check];
+    Check.RaisedAlignment = std::max(Check.RaisedAlignment, C.Alignment);
+    Facts.raisePlanned(Weaker.Site, Weaker.Check, C.Alignment);
+    return Weaker.Site;
+  }
+  return -1;
+}
+
+void Planner::planAccess(
+    const AccessCandidate &C,
+    DenseMap<const AlignmentPromise *, Coverage> &CoveredBy) {
   AddressQuery Q;
   Q.Pointer = C.Address ? nullptr : C.Pointer;
   Q.Address = C.Address;
@@ -203,8 +250,14 @@ void Planner::planAccess(const AccessCandidate &C,
       if (!is_contained(Covers, C.Promise))
         Covers.push_back(C.Promise);
     } else {
-      CoveredBy.try_emplace(C.Promise, Fact->Site);
+      CoveredBy.try_emplace(C.Promise, Coverage{static_cast<int>(Fact->Site)});
     }
+    return;
+  }
+  // The same pointer's parameter check, at a weaker alignment: one check.
+  int Raised = raiseParamCheckFor(C, Q);
+  if (Raised >= 0) {
+    CoveredBy.try_emplace(C.Promise, Coverage{Raised, C.Alignment});
     return;
   }
   auto Key = key(C.InsertBefore, SiteKind::Accesses);
@@ -252,7 +305,7 @@ void Planner::planAccesses(ArrayRef<const AlignmentPromise *> Accesses) {
                      return L.InsertBefore != R.InsertBefore &&
                             L.InsertBefore->comesBefore(R.InsertBefore);
                    });
-  DenseMap<const AlignmentPromise *, int> CoveredBy;
+  DenseMap<const AlignmentPromise *, Coverage> CoveredBy;
   for (const AccessCandidate &C : Candidates)
     planAccess(C, CoveredBy);
   // A promise is covered when none of its addresses got a check of its own.
@@ -268,9 +321,12 @@ void Planner::planAccesses(ArrayRef<const AlignmentPromise *> Accesses) {
     // without a check of its own was covered by a planned one.
     auto By = CoveredBy.find(A);
     assert(By != CoveredBy.end() && "an access neither checked nor covered");
-    int Site = By == CoveredBy.end() ? -1 : By->second;
-    leaveOut(*A, LeftOutReason::Covered,
-             "covered by the check of site " + std::to_string(Site), Site);
+    Coverage Cover = By == CoveredBy.end() ? Coverage() : By->second;
+    std::string Why =
+        "covered by the check of site " + std::to_string(Cover.Site);
+    if (Cover.Raised)
+      Why += ", raised to " + std::to_string(Cover.Raised) + " bytes for it";
+    leaveOut(*A, LeftOutReason::Covered, std::move(Why), Cover.Site);
   }
 }
 
@@ -389,10 +445,14 @@ void CheckPlan::print(raw_ostream &OS) const {
     if (!S.Policy.Downgrade.empty())
       OS << " (" << S.Policy.Downgrade << ")";
     OS << "\n";
-    for (const PlannedCheck &C : S.Checks)
+    for (const PlannedCheck &C : S.Checks) {
       OS << "    check " << describe(C.Promise).Subject
          << (C.Address ? " (hoisted address)" : "")
-         << (C.Guards.empty() ? "" : " if the loop runs") << "\n";
+         << (C.Guards.empty() ? "" : " if the loop runs");
+      if (C.RaisedAlignment)
+        OS << " raised to " << C.RaisedAlignment;
+      OS << "\n";
+    }
   }
   for (const LeftOutPromise &L : LeftOut)
     OS << "  left out: " << promiseKindName(L.Promise->Kind) << " on "

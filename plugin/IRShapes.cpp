@@ -41,7 +41,20 @@ SmallVector<MemoryAccessOperand, 2> memoryAccessOperands(Instruction &I) {
   return {};
 }
 
-Align naturalAlignment(Type *Ty, const DataLayout &DL) {
+Align naturalAccessAlignment(Type *Ty, const DataLayout &DL) {
+  Type *Elem = Ty->getScalarType();
+  Align ABI = abiElementAlignment(Ty, DL);
+  if (Elem->isAggregateType() || !Elem->isSized())
+    return ABI;
+  // A power-of-two alignment exceeds the store size exactly when it
+  // exceeds the largest power of two not above it (10 bytes: 8).
+  uint64_t Store = DL.getTypeStoreSize(Elem).getKnownMinValue();
+  if (Store == 0)
+    return ABI;
+  return std::max(ABI, Align(uint64_t(1) << Log2_64(Store)));
+}
+
+Align abiElementAlignment(Type *Ty, const DataLayout &DL) {
   return DL.getABITypeAlign(Ty->getScalarType());
 }
 

@@ -8,7 +8,10 @@
 //   call void @llvm.memcpy(ptr align 16 %d, ptr align 16 %s, ...)
 //       memoryAccessOperands: which operand is the pointer, its alignment
 //       and the type accessed (ASan's InterestingMemoryOperand, for us)
-//   naturalAlignment: what an access of a type needs without any promise
+//   naturalAccessAlignment: the most an access of a type states without
+//       promising anything (beyond it, the access is over-aligned)
+//   abiElementAlignment: what an access of a type can count on without
+//       any promise (what recover and fallback lower an access to)
 //
 // and the target and EH facts the planner needs (GPU targets, funclets).
 // Nothing here changes IR except setAccessAlignment.
@@ -61,9 +64,21 @@ struct MemoryAccessOperand {
 llvm::SmallVector<MemoryAccessOperand, 2>
 memoryAccessOperands(llvm::Instruction &I);
 
-/// The alignment an access of Ty needs without any promise: its scalar
-/// element's ABI alignment (a <8 x float> load needs 4).
-llvm::Align naturalAlignment(llvm::Type *Ty, const llvm::DataLayout &DL);
+/// The largest alignment an access of Ty states without promising anything
+/// beyond its type: the larger of its scalar (or vector element) type's ABI
+/// alignment and store size. `load i64, align 8` and `load <2 x i64>, align
+/// 8` are natural, also where a missing or default datalayout gives i64 an
+/// ABI alignment of 4; `load <4 x i32>, align 16` states more (4) and is
+/// over-aligned. An aggregate's is its ABI alignment.
+llvm::Align naturalAccessAlignment(llvm::Type *Ty, const llvm::DataLayout &DL);
+
+/// The alignment an access of Ty can count on without any promise: its
+/// scalar (or vector element) type's ABI alignment (a <8 x float> access,
+/// 4; an i64 where the layout gives 4, 4). What an access whose alignment
+/// rested on a promise is lowered to when the promise goes (recover, the
+/// fallback copy): not the store size, which the ABI does not promise (an
+/// i64 field of a 4-aligned struct on i386).
+llvm::Align abiElementAlignment(llvm::Type *Ty, const llvm::DataLayout &DL);
 
 /// Sets the alignment I states for the pointer operand OperandNo (one of
 /// memoryAccessOperands(I)).

@@ -19,18 +19,18 @@ using namespace llvm;
 namespace alignguard {
 
 /// Lowers every access of I through Pointer that states more than its
-/// type's natural alignment to that (an optimiser may have raised it from
-/// the promise). Returns how many it lowered.
+/// element type's ABI alignment to that (an optimiser may have raised it
+/// from the promise). Returns how many it lowered.
 static unsigned lowerAccessesThrough(Instruction &I, const Value *Pointer) {
   const DataLayout &DL = I.getModule()->getDataLayout();
   unsigned Lowered = 0;
   for (const MemoryAccessOperand &Op : memoryAccessOperands(I)) {
     if (Op.Pointer != Pointer || !Op.Alignment)
       continue;
-    Align Natural =
-        isa<MemIntrinsic>(I) ? Align(1) : naturalAlignment(Op.AccessType, DL);
-    if (*Op.Alignment > Natural) {
-      setAccessAlignment(I, Op.OperandNo, Natural);
+    Align ABI = isa<MemIntrinsic>(I) ? Align(1)
+                                     : abiElementAlignment(Op.AccessType, DL);
+    if (*Op.Alignment > ABI) {
+      setAccessAlignment(I, Op.OperandNo, ABI);
       ++Lowered;
     }
   }

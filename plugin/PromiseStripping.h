@@ -26,7 +26,7 @@ namespace alignguard {
 /// the function and, through arguments, in local callees transitively:
 /// removes `align` from call-site arguments and the matching callee
 /// parameters, lowers loads, stores, masked and memory intrinsics that state
-/// more than their type's natural alignment to it, and drops `!align` from
+/// more than their element type's ABI alignment to it, and drops `!align` from
 /// loads that produce such a pointer. Returns how many promises it removed.
 unsigned dropAlignPromisesFedBy(llvm::Value *Pointer);
 

@@ -268,7 +268,7 @@ collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
         continue;
       for (const MemoryAccessOperand &Op : memoryAccessOperands(I)) {
         if (!Op.Alignment ||
-            *Op.Alignment <= naturalAlignment(Op.AccessType, DL))
+            *Op.Alignment <= naturalAccessAlignment(Op.AccessType, DL))
           continue;
         // A field of a `T*` aligned as T's layout says is the type's
         // promise, like every naturally aligned access: not listed.

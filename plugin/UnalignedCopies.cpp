@@ -37,11 +37,12 @@ static bool isPromise(Instruction &I, const DataLayout &DL) {
   if (isa<LoadInst>(I) && I.getMetadata(LLVMContext::MD_align))
     return true;
   // Memory intrinsics promise alignment above 1; the others above what
-  // their element type needs. Memory the function allocates is aligned.
+  // their element type can count on (what the copy lowers them to). Memory
+  // the function allocates is aligned.
   bool MemIntr = isa<MemIntrinsic>(I);
   for (const MemoryAccessOperand &Op : memoryAccessOperands(I))
     if (Op.Alignment.valueOrOne() >
-            (MemIntr ? Align(1) : naturalAlignment(Op.AccessType, DL)) &&
+            (MemIntr ? Align(1) : abiElementAlignment(Op.AccessType, DL)) &&
         !isOwnMemory(Op.Pointer))
       return true;
   if (auto *CB = dyn_cast<CallBase>(&I)) {
@@ -85,13 +86,13 @@ static void dropAlignAttributes(HolderT &H, Function *F) {
       H.removeParamAttr(ArgNo, Attribute::Alignment);
 }
 
-void lowerToNaturalAlignment(Instruction &I) {
+void lowerToABIAlignment(Instruction &I) {
   const DataLayout &DL = I.getModule()->getDataLayout();
   bool MemIntr = isa<MemIntrinsic>(I);
   for (const MemoryAccessOperand &Op : memoryAccessOperands(I)) {
-    Align Natural = MemIntr ? Align(1) : naturalAlignment(Op.AccessType, DL);
+    Align ABI = MemIntr ? Align(1) : abiElementAlignment(Op.AccessType, DL);
     setAccessAlignment(I, Op.OperandNo,
-                       std::min(Op.Alignment.valueOrOne(), Natural));
+                       std::min(Op.Alignment.valueOrOne(), ABI));
   }
 }
 
@@ -126,7 +127,7 @@ void UnalignedCopies::stripPromises(Function &Copy) {
       for (const MemoryAccessOperand &Op : Accessed)
         Own &= isOwnMemory(Op.Pointer);
       if (!Own)
-        lowerToNaturalAlignment(I);
+        lowerToABIAlignment(I);
       continue;
     }
     if (auto *CB = dyn_cast<CallBase>(&I)) {

@@ -63,9 +63,9 @@ private:
 std::string sideEffectMayPrecede(llvm::Instruction &I);
 
 /// Lowers a load, store, masked load/store or memory intrinsic to the
-/// alignment its element type needs without promises (1 for a memory
-/// intrinsic).
-void lowerToNaturalAlignment(llvm::Instruction &I);
+/// alignment its element type can count on without promises
+/// (abiElementAlignment; 1 for a memory intrinsic).
+void lowerToABIAlignment(llvm::Instruction &I);
 
 /// Why F's calls cannot be forwarded to a copy (varargs, inalloca,
 /// preallocated, swifterror); empty when they can.

@@ -1,8 +1,9 @@
 //===- CheckPlannerTest.cpp - What the check planner decides ---------------===//
 //
 // planChecks on IR strings: redundancy between promises, failure policies and
-// their downgrades, placement of access checks, and the promises it leaves
-// out (unsupported, checked by the code or by construction, not in scope).
+// their downgrades, placement of access checks, one check for a parameter
+// and an access of one pointer, and the promises it leaves out
+// (unsupported, checked by the code or by construction, not in scope).
 // The analyses are built by hand, as the function analysis manager would.
 //
 // The IR uses typed pointers (i8*, float*): LLVM 14's parser needs them, and
@@ -616,6 +617,161 @@ define void @f(<4 x float>* %base) {
   ASSERT_EQ(S.Checks.size(), 1u);
   EXPECT_EQ(S.Checks[0].Pointer, A->Pointer);
   EXPECT_EQ(S.Checks[0].Address, nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// 4b. One pointer, one check: an entry parameter's promise and an access of
+//     the same pointer at the same place (rustc's kernels: `align 32` on the
+//     parameter, `align 32` vector loads hoisted to the entry).
+//===----------------------------------------------------------------------===//
+
+// A rotated loop whose preheader is the entry block: the hoisted access
+// check and the parameter check both go before the entry's branch.
+std::string paramAndLoopAccess(unsigned ParamAlign, unsigned AccessAlign) {
+  return R"(
+define void @f(<8 x float>* align )" +
+         std::to_string(ParamAlign) + R"( %x, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %p = getelementptr inbounds <8 x float>, <8 x float>* %x, i64 %i
+  %v = load <8 x float>, <8 x float>* %p, align )" +
+         std::to_string(AccessAlign) + R"(
+  %i.next = add nuw nsw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+)";
+}
+
+/// Expects P's plan to be one check, of the parameter at the entry (testing
+/// Raised when non-zero), covering the access.
+void expectOneCheckOfTheParameter(const Planned &P, uint64_t Raised) {
+  const AlignmentPromise *Param = P.promise(PromiseKind::ParamAttr);
+  const AlignmentPromise *Access = P.promise(PromiseKind::Access);
+  ASSERT_TRUE(Param && Access);
+  ASSERT_EQ(P.Plan.Sites.size(), 1u);
+  const CheckSite &S = P.Plan.Sites[0];
+  EXPECT_EQ(S.Kind, SiteKind::EntryParams);
+  EXPECT_EQ(S.InsertBefore, P.block("entry")->getTerminator());
+  ASSERT_EQ(S.Checks.size(), 1u);
+  EXPECT_EQ(S.Checks[0].Promise, Param);
+  EXPECT_EQ(S.Checks[0].RaisedAlignment, Raised);
+  const LeftOutPromise *L = P.leftOut(Access);
+  ASSERT_NE(L, nullptr);
+  EXPECT_EQ(L->Reason, LeftOutReason::Covered);
+  EXPECT_EQ(L->CoveringSite, 0);
+  EXPECT_EQ(L->Why, Raised ? "covered by the check of site 0, raised to " +
+                                 std::to_string(Raised) + " bytes for it"
+                           : "covered by the check of site 0");
+  EXPECT_EQ(P.checkedAt(Access), -1);
+  EXPECT_EQ(P.Plan.siteOf(Access), 0);
+}
+
+TEST(CheckPlanner, AccessAsAlignedAsItsParameterIsCoveredByItsCheck) {
+  for (unsigned ParamAlign : {32u, 64u}) {
+    std::string IR = paramAndLoopAccess(ParamAlign, 32);
+    auto P = plan(IR.c_str(), request(FailureAction::Recover, true, true),
+                  accessScope());
+    ASSERT_PLANNED(P);
+    SCOPED_TRACE(P->dump());
+    expectOneCheckOfTheParameter(*P, 0);
+  }
+}
+
+TEST(CheckPlanner, StrongerAccessRaisesItsParametersCheck) {
+  std::string IR = paramAndLoopAccess(16, 32);
+  auto P = plan(IR.c_str(), request(FailureAction::Recover, true, true),
+                accessScope());
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  expectOneCheckOfTheParameter(*P, 32);
+  EXPECT_NE(P->dump().find("check argument #0 'x' raised to 32"),
+            std::string::npos);
+}
+
+// In place in the entry block, after instructions that go on to the next:
+// the same place as the parameter check, as far as running goes. Two
+// accesses, 32 and 64 bytes apart: both are the parameter's address modulo
+// their alignment, so the one check is raised to the largest.
+TEST(CheckPlanner, StrongerAccessesInTheEntryBlockRaiseTheParameterCheck) {
+  const char *IR = R"(
+define void @f(<8 x float>* align 16 %x, float* %out) {
+entry:
+  store float 0.0, float* %out
+  %v = load <8 x float>, <8 x float>* %x, align 32
+  %q = getelementptr inbounds <8 x float>, <8 x float>* %x, i64 2
+  %w = load <8 x float>, <8 x float>* %q, align 64
+  ret void
+}
+)";
+  auto P = plan(IR, request(FailureAction::Abort, true, true), accessScope());
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  const AlignmentPromise *Param = P->promise(PromiseKind::ParamAttr);
+  ASSERT_NE(Param, nullptr);
+  ASSERT_EQ(P->Plan.Sites.size(), 1u);
+  const CheckSite &S = P->Plan.Sites[0];
+  EXPECT_EQ(S.Kind, SiteKind::EntryParams);
+  ASSERT_EQ(S.Checks.size(), 1u);
+  EXPECT_EQ(S.Checks[0].Promise, Param);
+  EXPECT_EQ(S.Checks[0].RaisedAlignment, 64u);
+  for (unsigned I : {0u, 1u}) {
+    const LeftOutPromise *L = P->leftOut(P->promise(PromiseKind::Access, I));
+    ASSERT_NE(L, nullptr) << I;
+    EXPECT_EQ(L->Reason, LeftOutReason::Covered) << I;
+    EXPECT_EQ(L->CoveringSite, 0) << I;
+  }
+}
+
+// Raising is right only where the access check would run whenever the
+// parameter check does: not behind a call that may not return, not under
+// a loop guard, not at an address the check does not test.
+TEST(CheckPlanner, StrongerAccessThatMayNotRunKeepsItsOwnCheck) {
+  const char *BehindACall = R"(
+declare void @g()
+define void @f(<8 x float>* align 16 %x) {
+entry:
+  call void @g()
+  %v = load <8 x float>, <8 x float>* %x, align 32
+  ret void
+}
+)";
+  // TestFirstLoop's <4 x float> loads, `align 16`, with `align 8` promised
+  // for the base.
+  std::string UnderALoopGuard = TestFirstLoop;
+  UnderALoopGuard.replace(UnderALoopGuard.find("* %base"), 7,
+                          "* align 8 %base");
+  const char *AnotherResidue = R"(
+define void @f(<8 x float>* align 16 %x) {
+entry:
+  %b = bitcast <8 x float>* %x to i8*
+  %q = getelementptr inbounds i8, i8* %b, i64 16
+  %p = bitcast i8* %q to <8 x float>*
+  %v = load <8 x float>, <8 x float>* %p, align 32
+  ret void
+}
+)";
+  for (const std::string &IR : {std::string(BehindACall), UnderALoopGuard,
+                                std::string(AnotherResidue)}) {
+    auto P = plan(IR.c_str(), request(FailureAction::Abort, true, true),
+                  accessScope());
+    ASSERT_PLANNED(P);
+    SCOPED_TRACE(P->dump());
+    const AlignmentPromise *Param = P->promise(PromiseKind::ParamAttr);
+    const AlignmentPromise *Access = P->promise(PromiseKind::Access);
+    ASSERT_TRUE(Param && Access);
+    EXPECT_TRUE(P->Plan.LeftOut.empty());
+    ASSERT_EQ(P->Plan.Sites.size(), 2u);
+    int ParamSite = P->checkedAt(Param), AccessSite = P->checkedAt(Access);
+    ASSERT_GE(ParamSite, 0);
+    ASSERT_GE(AccessSite, 0);
+    EXPECT_NE(ParamSite, AccessSite);
+    EXPECT_EQ(P->Plan.Sites[ParamSite].Checks[0].RaisedAlignment, 0u);
+  }
 }
 
 //===----------------------------------------------------------------------===//
