@@ -160,6 +160,12 @@ std::string SubjectNamer::fieldLoad(const LoadInst &Load) const {
   return BaseName + "->" + FieldName;
 }
 
+/// "a getelementptr", "an extractvalue".
+static std::string withArticle(StringRef Word) {
+  bool Vowel = !Word.empty() && StringRef("aeiou").contains(Word[0]);
+  return (Vowel ? "an " : "a ") + Word.str();
+}
+
 std::string SubjectNamer::describe(const Value *V) const {
   if (const Argument *A = argumentOf(V)) {
     std::string S = "argument #" + std::to_string(A->getArgNo());
@@ -185,7 +191,7 @@ std::string SubjectNamer::describe(const Value *V) const {
   if (isa<ConstantPointerNull>(Stripped))
     return "null";
   if (auto *I = dyn_cast<Instruction>(Stripped))
-    return std::string("the result of a ") + I->getOpcodeName();
+    return "the result of " + withArticle(I->getOpcodeName());
   return "a pointer";
 }
 
