@@ -179,6 +179,37 @@ static StructType *pointeeStruct(const Value *V) {
   return Found;
 }
 
+/// The struct field Addr (Base + Off bytes) addresses: by a struct GEP's
+/// type (not stripPointerCasts: it also strips the all-zero GEP of field
+/// 0), which sets Base to the GEP's pointer, else by the type the IR gives
+/// Base elsewhere and the field's offset. Null when unknown.
+static StructType *structField(const Value *Addr, const APInt &Off,
+                               const DataLayout &DL, const Value *&Base,
+                               unsigned &Index) {
+  while (isa<BitCastOperator>(Addr) || isa<AddrSpaceCastOperator>(Addr))
+    Addr = cast<Operator>(Addr)->getOperand(0);
+  auto *GEP = dyn_cast<GEPOperator>(Addr);
+  if (GEP && GEP->getNumIndices() == 2 && GEP->hasAllConstantIndices()) {
+    auto *STy = dyn_cast<StructType>(GEP->getSourceElementType());
+    uint64_t Field = cast<ConstantInt>(GEP->getOperand(2))->getZExtValue();
+    if (STy && cast<ConstantInt>(GEP->getOperand(1))->isZero() &&
+        Field < STy->getNumElements()) {
+      Base = GEP->getPointerOperand();
+      Index = Field;
+      return STy;
+    }
+  }
+  StructType *STy = Off.isNegative() ? nullptr : pointeeStruct(Base);
+  if (!STy)
+    return nullptr;
+  const StructLayout *SL = DL.getStructLayout(STy);
+  uint64_t Bytes = Off.getZExtValue();
+  if (Bytes >= SL->getSizeInBytes())
+    return nullptr;
+  Index = SL->getElementContainingOffset(Bytes);
+  return SL->getElementOffset(Index) == Bytes ? STy : nullptr;
+}
+
 std::string SubjectNamer::baseName(const Value *V, const DILocalVariable *&Var,
                                    unsigned Depth) const {
   // The struct pointer's debug variable: on the value itself, or on the
@@ -227,38 +258,8 @@ std::string SubjectNamer::loadPath(const LoadInst &Load, bool &Exact,
   const Value *Addr = Load.getPointerOperand();
   APInt Off(DL.getIndexTypeSizeInBits(Addr->getType()), 0);
   const Value *Base = Addr->stripAndAccumulateConstantOffsets(DL, Off, true);
-
-  // A struct's field: by the GEP's type (not stripPointerCasts: it also
-  // strips the all-zero GEP of field 0), else by the type the IR gives the
-  // struct pointer elsewhere and the field's offset.
-  StructType *STy = nullptr;
   unsigned Index = 0;
-  while (isa<BitCastOperator>(Addr) || isa<AddrSpaceCastOperator>(Addr))
-    Addr = cast<Operator>(Addr)->getOperand(0);
-  auto *GEP = dyn_cast<GEPOperator>(Addr);
-  if (GEP && GEP->getNumIndices() == 2 && GEP->hasAllConstantIndices()) {
-    auto *First = cast<ConstantInt>(GEP->getOperand(1));
-    uint64_t Field = cast<ConstantInt>(GEP->getOperand(2))->getZExtValue();
-    STy = dyn_cast<StructType>(GEP->getSourceElementType());
-    if (STy && First->isZero() && Field < STy->getNumElements()) {
-      Index = Field;
-      Base = GEP->getPointerOperand();
-    } else {
-      STy = nullptr;
-    }
-  }
-  if (!STy && !Off.isNegative())
-    if ((STy = pointeeStruct(Base))) {
-      const StructLayout *SL = DL.getStructLayout(STy);
-      uint64_t Bytes = Off.getZExtValue();
-      if (Bytes < SL->getSizeInBytes()) {
-        Index = SL->getElementContainingOffset(Bytes);
-        if (SL->getElementOffset(Index) != Bytes)
-          STy = nullptr;
-      } else {
-        STy = nullptr;
-      }
-    }
+  StructType *STy = structField(Addr, Off, DL, Base, Index);
 
   const DILocalVariable *Var = nullptr;
   std::string BaseName = baseName(Base, Var, Depth);
