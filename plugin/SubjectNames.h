@@ -1,15 +1,22 @@
 //===- SubjectNames.h - Name the pointer a promise is about -----*- C++ -*-===//
 //
 // A report must let a user find the pointer in their source. Names come, in
-// this order, from debug info (the source variable), the IR value's name,
-// and a description of the value (`argument #2`, `A->data` for a pointer
-// loaded from a struct field: the member's name from debug info, DLPack's
-// names for a DLTensor, else `field<k>`).
+// this order, from debug info (the source variable), the argument, the way
+// the pointer was read when its field is known (`A->data`: the member's name
+// from debug info, or a generator's descriptor's, DescriptorShapes.h; TVM's
+// `args[0]`; `field<k>` of any other struct type), the IR value's name
+// unless a temporary's (`.unpack2`), the bytes it was read at or its offset
+// from a named pointer (`*(argument #0 + 8)`, `argument #0 'p' + 8`), and
+// last what the value is (`the result of a phi`).
 // Arguments count from 0, as LLVM's getArgNo() does.
 //
 //   define void @vadd(ptr %a, ptr align 64 %b)  ->  "argument #1 'b'"
 //   %0 = load ptr, ptr %p.addr   (clang -O0 spill of argument p)
 //                                               ->  "argument #0 'p'"
+//   MLIR: define void @k(ptr %0, ptr %1, i64 %2, ...)
+//                       %1  ->  "argument #1 (aligned pointer of memref #0)"
+//   %.unpack2 = load ptr, ptr (gep i8, ptr %0, i64 8)  in _mlir_ciface_k
+//                                               ->  "argument #0->aligned"
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_SUBJECTNAMES_H
@@ -40,9 +47,28 @@ private:
   /// The debug variable of V (for an argument, also its -O0 spill slot's).
   const llvm::DILocalVariable *variableOf(const llvm::Value *V) const;
   std::string variableName(const llvm::Value *V) const;
-  /// `base->field` for a load from a struct field, or "".
-  std::string fieldLoad(const llvm::LoadInst &L) const;
+  /// `argument #N 'name'`, and which memref's pointer it is in MLIR's
+  /// expanded convention.
+  std::string argumentDescription(const llvm::Argument &A) const;
+  /// V named as the struct in `V->field` (unquoted): its debug variable
+  /// (returned in Var, for the member's name), the argument, a generator's
+  /// IR name, else the way it was read; "" when none.
+  std::string baseName(const llvm::Value *V, const llvm::DILocalVariable *&Var,
+                       unsigned Depth) const;
+  /// The way a pointer L loads was read: `A->data`, `args[0]`,
+  /// `argument #0->aligned` (Exact: the field is known), else the bytes it
+  /// was read at, `*(argument #0 + 8)`; "" when its base has no name.
+  std::string loadPath(const llvm::LoadInst &L, bool &Exact,
+                       unsigned Depth) const;
+  /// `argument #0->aligned` for a field of a struct loaded whole, or
+  /// `argument #0.aligned` of one passed by value; "" otherwise.
+  std::string extractPath(const llvm::ExtractValueInst &EV,
+                          unsigned Depth) const;
+  /// `argument #0 'p' + 8` for a constant offset from a named pointer.
+  std::string offsetPath(const llvm::Value *V) const;
 
+  /// Loads through loads: TVM's args -> DLTensor* -> data is two.
+  static constexpr unsigned MaxPathDepth = 4;
   llvm::DenseMap<const llvm::Value *, const llvm::DILocalVariable *> Vars;
 };
 

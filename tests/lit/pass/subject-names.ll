@@ -1,6 +1,8 @@
 ; Reports name the pointer so a user can find it: debug variable, then IR
 ; name, then a description; through spill slots back to the argument; a
-; pointer loaded from a struct argument's field; functions demangled.
+; pointer loaded from a struct argument's field; a constant offset from an
+; argument (generated IR: subject-names-generated.ll); functions demangled;
+; the kind of instruction last, with its article.
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
@@ -17,6 +19,9 @@ target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 ; CHECK-DAG: c"arg.B->data\00"
 ; CHECK-DAG: c"pair->field1\00"
 ; CHECK-DAG: c"'%local'\00"
+; CHECK-DAG: c"argument #0 'p' + 8\00"
+; CHECK-DAG: c"the result of an extractvalue\00"
+; CHECK-DAG: c"the result of an inttoptr\00"
 ; CHECK-DAG: c"the result of a getelementptr\00"
 ; CHECK-DAG: c"Particle::step(float)\00"
 ; CHECK-DAG: c"argument #1 'self'\00"
@@ -64,6 +69,18 @@ define void @named(i8* %p) {
   call void @llvm.assume(i1 true) [ "align"(i8* %1, i64 8) ]
   ret void
 }
+
+define void @article(i64 %n) {
+  %pair = call { i8*, i64 } @make()
+  %1 = extractvalue { i8*, i64 } %pair, 0
+  call void @llvm.assume(i1 true) [ "align"(i8* %1, i64 16) ]
+  %2 = inttoptr i64 %n to i8*
+  call void @llvm.assume(i1 true) [ "align"(i8* %2, i64 16) ]
+  %3 = getelementptr i8, i8* %2, i64 %n
+  call void @llvm.assume(i1 true) [ "align"(i8* %3, i64 16) ]
+  ret void
+}
+declare { i8*, i64 } @make()
 
 define void @_ZN8Particle4stepEf(i8* %this, i8* align 32 %self) {
   ret void
