@@ -5,6 +5,7 @@
 #include "Compat.h"
 #include "IRShapes.h"
 #include "PromiseStripping.h"
+#include "ReturnContract.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
@@ -274,6 +275,7 @@ void Emitter::emitFailure(Instruction *Term, const PreparedCheck &P,
   if (Policy.Action == FailureAction::Return) {
     Result = ConstantInt::get(F.getReturnType(), Policy.ReturnValue,
                               /*IsSigned=*/true);
+    admitReturnValue(F, *cast<ConstantInt>(Result)); // callers may now see N
   } else if (Policy.Action == FailureAction::Fallback) {
     // The same call, to the copy that makes no promise.
     SmallVector<Value *, 8> Args;
