@@ -4,6 +4,7 @@
 #include "CheckPlanner.h"
 #include "Compat.h"
 #include "IRShapes.h"
+#include "KeptPromises.h"
 #include "PromiseStripping.h"
 #include "ReturnContract.h"
 
@@ -434,6 +435,8 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
   if (!S.Policy.isTerminal())
     return dropPromises(Assume, S.Promises);
   assert(Assume && "terminal actions keep every promise in an assume");
+  if (!(Assume = keepCheckedBundles(*Assume, S.Promises)))
+    return; // it promised only what the checks' branches now say
   GuardNote Note;
   Note.FromParamAttr = S.Kind == SiteKind::EntryParams;
   Note.Downgrade = S.Policy.Downgrade;
