@@ -14,7 +14,7 @@ using namespace llvm;
 #define DEBUG_TYPE "align-guard"
 
 STATISTIC(NumReturnContracts,
-          "Return ranges widened or dropped to admit return=N");
+          "Return contracts widened or dropped to admit return=N");
 
 namespace alignguard {
 namespace {
@@ -30,6 +30,21 @@ bool admitInRangeAttr(LLVMContext &Ctx, AttributeList &AL, const APInt &N) {
       Ctx, AL,
       Wide.isFullSet() ? std::nullopt : std::optional<ConstantRange>(Wide));
   return true;
+}
+
+/// The promises in AL about the returned value, made to admit N: the
+/// `range` return attribute widened, and `returned` dropped from the
+/// parameter that had it (the function now returns N, not that argument).
+/// True when AL changed.
+bool admitInAttributes(LLVMContext &Ctx, AttributeList &AL, unsigned NumArgs,
+                       const APInt &N) {
+  bool Changed = admitInRangeAttr(Ctx, AL, N);
+  for (unsigned ArgNo = 0; ArgNo != NumArgs; ++ArgNo)
+    if (AL.hasParamAttr(ArgNo, Attribute::Returned)) {
+      AL = AL.removeParamAttribute(Ctx, ArgNo, Attribute::Returned);
+      Changed = true;
+    }
+  return Changed;
 }
 
 /// `!range` on a call: a list of ranges, N added as one more (merged with
@@ -79,13 +94,13 @@ unsigned admitReturnValue(Function &F, const ConstantInt &N) {
   const APInt &Value = N.getValue();
   unsigned Changed = 0;
   AttributeList Attrs = F.getAttributes();
-  if (admitInRangeAttr(Ctx, Attrs, Value)) {
+  if (admitInAttributes(Ctx, Attrs, F.arg_size(), Value)) {
     F.setAttributes(Attrs);
     ++Changed;
   }
   for (CallBase *CB : callsOf(F)) {
     AttributeList CallAttrs = CB->getAttributes();
-    if (admitInRangeAttr(Ctx, CallAttrs, Value)) {
+    if (admitInAttributes(Ctx, CallAttrs, CB->arg_size(), Value)) {
       CB->setAttributes(CallAttrs);
       ++Changed;
     }

@@ -14,10 +14,12 @@
 // A range is widened to hold N; where no range can say what it then holds
 // (every value), it is dropped. The value contracts of an integer return
 // are the `range` attribute (LLVM 19 on) of the function and of its call
-// sites, and `!range` metadata on its calls. The others do not concern N: N
-// is a defined constant (`noundef`), it fits the return type, so `zeroext`
-// and `signext` extend it as they would any value, and `nonnull`, `align`,
-// `dereferenceable`, `noalias` and `nofpclass` are not allowed on integers.
+// sites, `!range` metadata on its calls, and `returned` on a parameter (of
+// the function or at a call: the call's value is that argument), which is
+// dropped. The others do not concern N: N is a defined constant
+// (`noundef`), it fits the return type, so `zeroext` and `signext` extend
+// it as they would any value, and `nonnull`, `align`, `dereferenceable`,
+// `noalias` and `nofpclass` are not allowed on integers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_RETURNCONTRACT_H

@@ -2,11 +2,12 @@
 ; what its calls promise about the returned value must admit N, or the
 ; optimiser folds a caller's test of N away. `!range` on a call is widened
 ; to hold N (N joins its list of ranges), left alone when it already does,
-; and dropped when no list of ranges can say what remains (every value).
+; and dropped when no list of ranges can say what remains (every value);
+; `returned` is dropped.
 ; (The `range` attribute of LLVM 19 on: return-contract-range-attr.ll.)
-; RUN: %opt-ag -passes='align-guard<return=-24;entry=k>,verify' -S %s | FileCheck %s
+; RUN: %opt-ag -passes='align-guard<return=-24;entry=k*>,verify' -S %s | FileCheck %s
 ; With return=N downgraded (abort), nothing returns N: the ranges stay.
-; RUN: %opt-ag -passes='align-guard<abort;entry=k>,verify' -S %s | FileCheck %s --check-prefix=ABORT
+; RUN: %opt-ag -passes='align-guard<abort;entry=k*>,verify' -S %s | FileCheck %s --check-prefix=ABORT
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
@@ -42,6 +43,26 @@ define i32 @cast_caller(float* %q) {
 ; CHECK:         call i32 {{.*}}@k{{.*}}, !range [[WIDENED]]
   %rc = call i32 bitcast (i32 (i8*)* @k to i32 (float*)*)(float* %q), !range !0
   ret i32 %rc
+}
+
+; `returned`: the call's value is that argument, so a caller's test of N
+; would become a test of the argument. It goes, on the function and on its
+; calls.
+; CHECK-LABEL: define i32 @k_returned(i32 %code, {{i8\*|ptr}} %p)
+; CHECK:         ret i32 -24
+; ABORT-LABEL: define i32 @k_returned(i32 returned %code,
+define i32 @k_returned(i32 returned %code, i8* align 64 %p) {
+  ret i32 %code
+}
+
+; CHECK-LABEL: define i32 @returned_caller(
+; CHECK-NEXT:    %rc = call i32 @k_returned(i32 0, {{i8\*|ptr}} %p)
+; CHECK-NEXT:    %rc.site = call i32 @k_returned(i32 0, {{i8\*|ptr}} %p)
+define i32 @returned_caller(i8* %p) {
+  %rc = call i32 @k_returned(i32 0, i8* %p)
+  %rc.site = call i32 @k_returned(i32 returned 0, i8* %p)
+  %sum = add i32 %rc, %rc.site
+  ret i32 %sum
 }
 
 ; CHECK-DAG: [[WIDENED]] = !{i32 -24, i32 -23, i32 -1, i32 1}
