@@ -4,7 +4,9 @@
 #include "CheckPlanner.h"
 #include "Compat.h"
 #include "IRShapes.h"
+#include "KeptPromises.h"
 #include "PromiseStripping.h"
+#include "ReturnContract.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
@@ -283,6 +285,7 @@ void Emitter::emitFailure(Instruction *Term, const PreparedCheck &P,
   if (Policy.Action == FailureAction::Return) {
     Result = ConstantInt::get(F.getReturnType(), Policy.ReturnValue,
                               /*IsSigned=*/true);
+    admitReturnValue(F, *cast<ConstantInt>(Result)); // callers may now see N
   } else if (Policy.Action == FailureAction::Fallback) {
     // The same call, to the copy that makes no promise.
     SmallVector<Value *, 8> Args;
@@ -442,6 +445,8 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
   if (!S.Policy.isTerminal())
     return dropPromises(Assume, S.Promises);
   assert(Assume && "terminal actions keep every promise in an assume");
+  if (!(Assume = keepCheckedBundles(*Assume, S.Promises)))
+    return; // it promised only what the checks' branches now say
   GuardNote Note;
   Note.FromParamAttr = S.Kind == SiteKind::EntryParams;
   Note.Downgrade = S.Policy.Downgrade;

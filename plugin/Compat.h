@@ -11,6 +11,8 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Attributes.h"
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -22,6 +24,7 @@
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <memory>
+#include <optional>
 // Triple.h moved from ADT/ to TargetParser/ in LLVM 17.
 #if __has_include("llvm/TargetParser/Triple.h")
 #include "llvm/TargetParser/Triple.h"
@@ -197,6 +200,34 @@ inline llvm::Instruction *firstNonPHI(llvm::BasicBlock &BB) {
   return It == BB.end() ? nullptr : &*It;
 #else
   return BB.getFirstNonPHI();
+#endif
+}
+
+/// The `range` return attribute in AL: none where there is none, and before
+/// LLVM 19, where the attribute does not exist.
+inline std::optional<llvm::ConstantRange>
+returnRangeAttr(const llvm::AttributeList &AL) {
+#if LLVM_VERSION_MAJOR >= 19
+  llvm::Attribute A = AL.getRetAttr(llvm::Attribute::Range);
+  if (A.isValid())
+    return A.getRange();
+#endif
+  (void)AL;
+  return std::nullopt;
+}
+
+/// AL with its `range` return attribute set to R, or removed when R is none
+/// (AL itself before LLVM 19).
+inline llvm::AttributeList
+withReturnRangeAttr(llvm::LLVMContext &Ctx, const llvm::AttributeList &AL,
+                    const std::optional<llvm::ConstantRange> &R) {
+#if LLVM_VERSION_MAJOR >= 19
+  llvm::AttributeList Out = AL.removeRetAttribute(Ctx, llvm::Attribute::Range);
+  return R ? Out.addRangeRetAttr(Ctx, *R) : Out;
+#else
+  (void)Ctx;
+  (void)R;
+  return AL;
 #endif
 }
 

@@ -1,0 +1,82 @@
+//===- KeptPromises.cpp - The form a checked promise keeps ----------------===//
+#include "KeptPromises.h"
+
+#include "Compat.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/PatternMatch.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "align-guard"
+
+STATISTIC(NumNullPromisesDropped,
+          "Checked non-power-of-two alignments not kept (the pointer is null)");
+STATISTIC(NumRuntimeAlignmentsKept,
+          "Checked run-time alignments kept as select(power of two, A, 1)");
+
+namespace alignguard {
+namespace {
+
+/// select(A is a power of two, A, 1), built before Before.
+Value *powerOfTwoOrOne(Value *A, Instruction *Before) {
+  IRBuilder<> B(Before);
+  Type *Ty = A->getType();
+  Value *Zero = ConstantInt::get(Ty, 0);
+  Value *NonZero = B.CreateICmpNE(A, Zero);
+  Value *Below = B.CreateSub(A, ConstantInt::get(Ty, 1));
+  Value *OneBit = B.CreateICmpEQ(B.CreateAnd(A, Below), Zero);
+  Value *IsPow2 = B.CreateAnd(NonZero, OneBit, "ag.kept.pow2");
+  return B.CreateSelect(IsPow2, A, ConstantInt::get(Ty, 1), "ag.kept.align");
+}
+
+} // namespace
+
+CallInst *keepCheckedBundles(CallInst &Assume,
+                             ArrayRef<const AlignmentPromise *> Checked) {
+  auto IsChecked = [&](unsigned Index) {
+    return any_of(Checked, [&](const AlignmentPromise *A) {
+      return A->Kind == PromiseKind::AssumeBundle && A->Assume == &Assume &&
+             A->BundleIndex == Index;
+    });
+  };
+  SmallVector<OperandBundleDef, 4> Keep;
+  bool Changed = false;
+  for (unsigned I = 0, E = Assume.getNumOperandBundles(); I != E; ++I) {
+    OperandBundleUse Bundle = Assume.getOperandBundleAt(I);
+    if (!IsChecked(I) || Bundle.Inputs.size() < 2) {
+      Keep.emplace_back(Bundle);
+      continue;
+    }
+    Value *Alignment = Bundle.Inputs[1];
+    if (auto *C = dyn_cast<ConstantInt>(Alignment)) {
+      if (C->getValue().isPowerOf2()) {
+        Keep.emplace_back(Bundle);
+      } else {
+        ++NumNullPromisesDropped; // the check proved the pointer null
+        Changed = true;
+      }
+      continue;
+    }
+    std::vector<Value *> Inputs(Bundle.Inputs.begin(), Bundle.Inputs.end());
+    Inputs[1] = powerOfTwoOrOne(Alignment, &Assume);
+    Keep.emplace_back(std::string(Bundle.getTagName()), Inputs);
+    ++NumRuntimeAlignmentsKept;
+    Changed = true;
+  }
+  if (!Changed)
+    return &Assume;
+  bool CondTrue =
+      PatternMatch::match(Assume.getArgOperand(0), PatternMatch::m_One());
+  CallInst *Kept = nullptr;
+  if (!Keep.empty() || !CondTrue) {
+    Kept = compat::cloneCallWithBundles(&Assume, Keep);
+    Kept->copyMetadata(Assume);
+  }
+  Assume.eraseFromParent();
+  return Kept;
+}
+
+} // namespace alignguard
