@@ -84,6 +84,9 @@ if (os.path.exists("/usr/include/halide14/Halide.h")
     config.available_features.add("halide")
 if os.path.exists("/usr/include/hwy/highway.h"):
     config.available_features.add("hwy")
+# The `range` return attribute (LLVM 19+), for IR that real generators
+# write with it (TVM's tvm-ffi functions); empty where LLVM has none.
+config.substitutions.append(("%range-m1-1", "range(i32 -1, 1)" if config.llvm_version_major >= 19 else ""))
 for major in range(14, config.llvm_version_major + 1):
     config.available_features.add("llvm-at-least-%d" % major)
 if platform.machine() in ("x86_64", "AMD64"):
