@@ -25,6 +25,9 @@ namespace alignguard {
 /// Conditions are nested a few levels deep in real code; the bound only
 /// guards against pathological IR.
 static constexpr unsigned MaxDepth = 8;
+/// trailingZeros looks through phis only this near the top, and only phis
+/// with at most this many incoming values (each multiplies the work).
+static constexpr unsigned MaxPhiDepth = 4, MaxPhiIncoming = 8;
 
 /// A constant offset as int64, or false when it is not a small constant.
 static bool constantOffset(Value *Offset, int64_t &Out) {
@@ -240,6 +243,22 @@ unsigned AlignmentFacts::trailingZeros(const SCEV *S, const Instruction *At,
       if (Fact.Integer == U->getValue() &&
           Fact.Source != FactSource::UncheckedAssume && holdsAt(Fact, At))
         Mine = std::max(Mine, Log2_64(Fact.Alignment));
+    // A phi that is no recurrence (clang 19's index after a loop it
+    // unrolled, met by the path that skips the loop): the zeros of every
+    // value coming in, each where it comes in (a loop's exit value is an
+    // addrec there).
+    auto *Phi = dyn_cast<PHINode>(U->getValue());
+    if (Phi && Depth < MaxPhiDepth &&
+        Phi->getNumIncomingValues() <= MaxPhiIncoming) {
+      unsigned Incoming = Width;
+      for (unsigned I = 0; I != Phi->getNumIncomingValues(); ++I)
+        if (Phi->getIncomingValue(I) != Phi)
+          Incoming = std::min(
+              Incoming, trailingZeros(SE->getSCEV(Phi->getIncomingValue(I)),
+                                      Phi->getIncomingBlock(I)->getTerminator(),
+                                      Depth + 1));
+      Mine = std::max(Mine, Incoming);
+    }
   } else if (auto *Cast = dyn_cast<SCEVCastExpr>(S)) {
     Mine = std::min(trailingZeros(Cast->getOperand(), At, Depth + 1), Width);
   } else if (auto *Mul = dyn_cast<SCEVMulExpr>(S)) {
@@ -358,6 +377,17 @@ AlignmentFacts::find(const AddressQuery &Q, const Instruction *At,
   if (!Best)
     return std::nullopt;
   return *Best;
+}
+
+SmallVector<const Instruction *, 2>
+AlignmentFacts::plannedCovering(const AddressQuery &Q,
+                                const Instruction *At) const {
+  SmallVector<const Instruction *, 2> Places;
+  for (const AlignmentFact &Fact : Facts)
+    if (Fact.Source == FactSource::PlannedCheck && Fact.Conditions.empty() &&
+        covers(Fact, Q, At))
+      Places.push_back(Fact.Where);
+  return Places;
 }
 
 void AlignmentFacts::addPlanned(AlignmentFact Fact) {

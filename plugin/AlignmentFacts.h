@@ -31,7 +31,8 @@
 // Coverage sees through spill reloads and constant offsets, and uses
 // ScalarEvolution for addresses that move in a loop or by a stride: the
 // difference from the checked pointer must have enough low zero bits,
-// counting those integer facts.
+// counting those integer facts and, for a phi, the zeros that each value
+// coming in has (an index merged after a loop).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_ALIGNMENTFACTS_H
@@ -118,6 +119,13 @@ public:
   std::optional<AlignmentFact>
   find(const AddressQuery &Q, const llvm::Instruction *At,
        const llvm::Instruction *Ignore = nullptr) const;
+
+  /// Where the planned checks go that, under no condition, test an address
+  /// a multiple of the alignment away from Q at At, whether or not they
+  /// dominate At: once one of them has passed, Q is aligned at At (if the
+  /// values it tests have not changed since).
+  llvm::SmallVector<const llvm::Instruction *, 2>
+  plannedCovering(const AddressQuery &Q, const llvm::Instruction *At) const;
 
   /// Records a check the planner will insert before Where: from there on
   /// (and under Fact.Conditions) it is a fact.

@@ -99,7 +99,12 @@ private:
   /// checks do: At follows them in the entry block, and everything between
   /// goes on to the next instruction.
   bool runsWithEntryChecks(const Instruction *At) const;
-  FailurePolicy decidePolicy(Instruction *Anchor) const;
+  FailurePolicy decidePolicy(const CheckSite &Site) const;
+  /// For each of Site's checks, where the planned checks go that cover it
+  /// and run at most once per call (on no cycle); empty when one of its
+  /// checks has none.
+  std::vector<SmallVector<const Instruction *, 2>>
+  coveringChecks(const CheckSite &Site) const;
 
   Function &F;
   const PlanRequest &Req;
@@ -330,7 +335,46 @@ void Planner::planAccesses(ArrayRef<const AlignmentPromise *> Accesses) {
   }
 }
 
-FailurePolicy Planner::decidePolicy(Instruction *Anchor) const {
+/// True when BB can run again after it: a cycle through it, a loop or not
+/// (LoopInfo sees no irreducible one).
+static bool onCycle(const BasicBlock *BB) {
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 16> Work(succ_begin(BB), succ_end(BB));
+  while (!Work.empty()) {
+    const BasicBlock *Next = Work.pop_back_val();
+    if (Next == BB)
+      return true;
+    if (Seen.insert(Next).second)
+      append_range(Work, successors(Next));
+  }
+  return false;
+}
+
+std::vector<SmallVector<const Instruction *, 2>>
+Planner::coveringChecks(const CheckSite &Site) const {
+  std::vector<SmallVector<const Instruction *, 2>> Covering;
+  for (const PlannedCheck &C : Site.Checks) {
+    std::optional<AddressQuery> Q = queryFor(*C.Promise);
+    if (!Q)
+      return {};
+    Q->Pointer = C.Address ? nullptr : C.Pointer;
+    Q->Address = C.Address;
+    Q->Alignment = std::max(Q->Alignment, C.RaisedAlignment);
+    Q->Under = C.Guards;
+    SmallVector<const Instruction *, 2> Places;
+    // In a cycle, the values a check tested may have changed since.
+    for (const Instruction *At : Facts.plannedCovering(*Q, Site.InsertBefore))
+      if (!onCycle(At->getParent()))
+        Places.push_back(At);
+    if (Places.empty())
+      return {};
+    Covering.push_back(std::move(Places));
+  }
+  return Covering;
+}
+
+FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
+  Instruction *Anchor = Site.InsertBefore;
   FailurePolicy P;
   P.Action = Req.Action;
   bool Ambiguous;
@@ -351,12 +395,27 @@ FailurePolicy Planner::decidePolicy(Instruction *Anchor) const {
     else
       P.ReturnValue = Req.ReturnValue;
   } else if (Req.Action == FailureAction::Fallback) {
+    // An effect that only runs after checks covering each of the site's
+    // has passed does not count: the site cannot fail after it (clang 19's
+    // remainder iteration after a loop it unrolled, whose check is in the
+    // loop's preheader).
+    std::vector<SmallVector<const Instruction *, 2>> Covering =
+        coveringChecks(Site);
+    auto PassesAfter = [&](const Instruction &J) {
+      auto RunsBefore = [&](const Instruction *K) {
+        return K == &J || An.DT.dominates(K, &J);
+      };
+      return !Covering.empty() &&
+             all_of(Covering, [&](ArrayRef<const Instruction *> Places) {
+               return any_of(Places, RunsBefore);
+             });
+    };
     std::string Effect;
     if (!Req.IsEntry)
       Why = "it is not an entry point";
     else if (!(Why = whyNotForwardable(F)).empty())
       ;
-    else if (!(Effect = sideEffectMayPrecede(*Anchor)).empty())
+    else if (!(Effect = sideEffectMayPrecede(*Anchor, PassesAfter)).empty())
       Why = "fallback-unsafe: " + Effect +
             " can run before the check, so running the copy would repeat it";
   }
@@ -394,7 +453,7 @@ CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
   }
   planAccesses(Accesses);
   for (CheckSite &Site : Plan.Sites)
-    Site.Policy = decidePolicy(Site.InsertBefore);
+    Site.Policy = decidePolicy(Site);
   LLVM_DEBUG(Plan.print(dbgs()));
   return std::move(Plan);
 }

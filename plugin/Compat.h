@@ -61,6 +61,14 @@
 #define ALIGNGUARD_PASS_PLUGIN_H "llvm/Passes/PassPlugin.h"
 #endif
 
+// Host.h (sys::getProcessTriple, for the unit tests) moved from Support/ to
+// TargetParser/ in LLVM 17.
+#if __has_include("llvm/TargetParser/Host.h")
+#define ALIGNGUARD_HOST_H "llvm/TargetParser/Host.h"
+#else
+#define ALIGNGUARD_HOST_H "llvm/Support/Host.h"
+#endif
+
 namespace alignguard {
 namespace compat {
 

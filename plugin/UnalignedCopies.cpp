@@ -276,7 +276,9 @@ static bool isObservable(Instruction &I,
   return !writesOnlyOwnStack(I);
 }
 
-std::string sideEffectMayPrecede(Instruction &I) {
+std::string
+sideEffectMayPrecede(Instruction &I,
+                     function_ref<bool(const Instruction &)> PassesAfter) {
   // The blocks that can run before I: those that reach I's block, and I's
   // own block up to I (all of it when it is in a loop).
   BasicBlock *Home = I.getParent();
@@ -297,16 +299,19 @@ std::string sideEffectMayPrecede(Instruction &I) {
     return Text;
   };
   DenseMap<const Function *, bool> Calls;
+  auto Counts = [&](Instruction &J) {
+    return isObservable(J, Calls) && !(PassesAfter && PassesAfter(J));
+  };
   for (Instruction &J : *Home) {
     if (&J == &I && !Before.count(Home))
       break;
-    if (&J != &I && isObservable(J, Calls))
+    if (&J != &I && Counts(J))
       return Describe(J);
   }
   for (BasicBlock *BB : Before)
     if (BB != Home)
       for (Instruction &J : *BB)
-        if (isObservable(J, Calls))
+        if (Counts(J))
           return Describe(J);
   return "";
 }

@@ -26,6 +26,7 @@
 #define ALIGNGUARD_UNALIGNEDCOPIES_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 
@@ -60,7 +61,11 @@ private:
 /// instruction that can run before I on some path from the entry and has an
 /// observable effect (a store to memory the function did not allocate, a
 /// call that may write, a volatile or atomic access). Empty when none.
-std::string sideEffectMayPrecede(llvm::Instruction &I);
+/// Effects after which the check cannot fail (PassesAfter says so: an
+/// earlier check that covers it runs before them) do not count.
+std::string sideEffectMayPrecede(
+    llvm::Instruction &I,
+    llvm::function_ref<bool(const llvm::Instruction &)> PassesAfter = nullptr);
 
 /// Lowers a load, store, masked load/store or memory intrinsic to the
 /// alignment its element type can count on without promises

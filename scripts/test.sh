@@ -5,6 +5,7 @@
 # Installs missing dependencies first (scripts/setup.sh).
 #
 #   scripts/test.sh [MAJOR...]
+#   scripts/test.sh 14 15 16 19 22    # every LLVM Debian 12 packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -54,7 +54,10 @@ for rustc in ("/usr/bin/rustc", shutil.which("rustc") or ""):
 
 # MLIR of the LLVM under test (Debian's mlir-N-tools): kernels are lowered
 # in the tests (tests/tools/mlir-lower.py). `mlir-vector-alignment`: this
-# MLIR has vector.load's `alignment` attribute (MLIR 21+).
+# MLIR lowers vector.load's `alignment` attribute to the LLVM load (MLIR
+# 21+; older releases accept the attribute and drop it, align 4).
+# `mlir-verifies-alignment`: -generate-runtime-verification checks
+# memref.assume_alignment's pointer (MLIR 21+).
 mlir_opt = os.path.join(config.llvm_bin, "mlir-opt")
 config.substitutions.append(("%mlir-lower", "%s %s --bin %s" % (
     config.python, os.path.join(config.project_source, "tests", "tools", "mlir-lower.py"),
@@ -62,12 +65,19 @@ config.substitutions.append(("%mlir-lower", "%s %s --bin %s" % (
 if os.path.exists(mlir_opt) and os.path.exists(os.path.join(config.llvm_bin, "mlir-translate")):
     config.available_features.add("mlir")
     probe = subprocess.run(
-        [mlir_opt], capture_output=True, text=True,
+        [mlir_opt, "--convert-vector-to-llvm"], capture_output=True, text=True,
         input="func.func @f(%m: memref<8xf32>, %i: index) -> vector<8xf32> {\n"
               "  %v = vector.load %m[%i] {alignment = 32} : memref<8xf32>, vector<8xf32>\n"
               "  return %v : vector<8xf32>\n}\n")
-    if probe.returncode == 0:
+    if probe.returncode == 0 and re.search(r"llvm\.load .*alignment = 32\b", probe.stdout):
         config.available_features.add("mlir-vector-alignment")
+    probe = subprocess.run(
+        [mlir_opt, "--generate-runtime-verification"], capture_output=True, text=True,
+        input="func.func @f(%a: memref<?xf32>) {\n"
+              "  memref.assume_alignment %a, 32 : memref<?xf32>\n"
+              "  return\n}\n")
+    if probe.returncode == 0 and "not aligned to 32" in probe.stdout:
+        config.available_features.add("mlir-verifies-alignment")
 
 config.substitutions.append(("%llvm-ar", os.path.join(config.llvm_bin, "llvm-ar")))
 

@@ -362,6 +362,97 @@ TEST(CheckPlanner, FallbackOutsideAnEntryPointIsDowngraded) {
   EXPECT_EQ(P->Plan.Sites[0].Policy.Downgrade, "it is not an entry point");
 }
 
+// clang 19's shape for a loop it unrolled (Highway's vector loop in
+// programs/highway-accesses.test): the loop, checked once in its preheader,
+// then one more iteration after it, reached from the loop's exit or
+// straight from the entry, its index a phi of 0 and the loop's exit value.
+// On the path through the loop the remainder's checks come after a store,
+// but the loop's check of the same addresses modulo 16 has passed there.
+// y is read only in the remainder.
+const char *LoopThenRemainder = R"(
+define void @f(float* %out, float* %x, float* %y, i64 %n) {
+entry:
+  %skip = icmp ult i64 %n, 8
+  br i1 %skip, label %merge, label %preheader
+preheader:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %preheader ], [ %i.next, %loop ]
+  %px = getelementptr inbounds float, float* %x, i64 %i
+  %vx = bitcast float* %px to <4 x float>*
+  %v = load <4 x float>, <4 x float>* %vx, align 16
+  %po = getelementptr inbounds float, float* %out, i64 %i
+  %vo = bitcast float* %po to <4 x float>*
+  store <4 x float> %v, <4 x float>* %vo, align 16
+  %i.next = add nuw i64 %i, 4
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %merge
+merge:
+  %j = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %left = and i64 %n, 4
+  %one = icmp ne i64 %left, 0
+  br i1 %one, label %remainder, label %exit
+remainder:
+  %rx = getelementptr inbounds float, float* %x, i64 %j
+  %rvx = bitcast float* %rx to <4 x float>*
+  %w = load <4 x float>, <4 x float>* %rvx, align 16
+  %ry = getelementptr inbounds float, float* %y, i64 %j
+  %rvy = bitcast float* %ry to <4 x float>*
+  %u = load <4 x float>, <4 x float>* %rvy, align 16
+  %sum = fadd <4 x float> %w, %u
+  %ro = getelementptr inbounds float, float* %out, i64 %j
+  %rvo = bitcast float* %ro to <4 x float>*
+  store <4 x float> %sum, <4 x float>* %rvo, align 16
+  br label %exit
+exit:
+  ret void
+}
+)";
+
+TEST(CheckPlanner, FallbackAfterAStoreACoveringCheckPrecedesIsKept) {
+  auto P = plan(LoopThenRemainder,
+                request(FailureAction::Fallback, /*IsEntry=*/true,
+                        /*Accesses=*/true),
+                accessScope());
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  BasicBlock *Remainder = P->block("remainder");
+  ASSERT_NE(Remainder, nullptr);
+  // The site before Remainder's instruction Name (its store: ""), or null.
+  auto SiteBefore = [&](StringRef Name) -> const CheckSite * {
+    for (const CheckSite &S : P->Plan.Sites)
+      if (S.InsertBefore->getParent() == Remainder &&
+          (Name.empty() ? isa<StoreInst>(S.InsertBefore)
+                        : S.InsertBefore->getName() == Name))
+        return &S;
+    return nullptr;
+  };
+  const CheckSite *Loop = nullptr;
+  for (const CheckSite &S : P->Plan.Sites)
+    if (S.InsertBefore == P->block("preheader")->getTerminator())
+      Loop = &S;
+  ASSERT_NE(Loop, nullptr);
+  EXPECT_EQ(Loop->Placement, CheckPlacement::Hoisted);
+  EXPECT_EQ(Loop->Checks.size(), 2u); // x and out
+  EXPECT_EQ(Loop->Policy.Action, FailureAction::Fallback);
+  // x and out in the remainder: checked again (the loop's check does not
+  // dominate them), after the loop's store on one path, covered there.
+  for (const char *Name : {"w", ""}) {
+    SCOPED_TRACE(Name);
+    const CheckSite *S = SiteBefore(Name);
+    ASSERT_NE(S, nullptr);
+    EXPECT_EQ(S->Placement, CheckPlacement::InPlace);
+    EXPECT_EQ(S->Policy.Action, FailureAction::Fallback);
+    EXPECT_EQ(S->Policy.Downgrade, "");
+  }
+  // y: nothing checks it before the loop's store.
+  const CheckSite *Y = SiteBefore("u");
+  ASSERT_NE(Y, nullptr);
+  EXPECT_EQ(Y->Policy.Action, FailureAction::Abort);
+  EXPECT_TRUE(startsWith(Y->Policy.Downgrade, "fallback-unsafe: a store"))
+      << Y->Policy.Downgrade;
+}
+
 const char *ReturnsI8 = R"(
 declare void @llvm.assume(i1)
 define i8 @f(i8* %p) {

@@ -18,6 +18,7 @@
 // Reordering a field on either side fails one of these.
 //
 //===----------------------------------------------------------------------===//
+#include "Compat.h"
 #include "RuntimeABI.h"
 
 #include "alignguard/alignguard.h" // has its own extern "C"
@@ -32,12 +33,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
-// sys::getProcessTriple: Host.h moved from Support/ to TargetParser/ in LLVM 17.
-#if __has_include("llvm/TargetParser/Host.h")
-#include "llvm/TargetParser/Host.h"
-#else
-#include "llvm/Support/Host.h"
-#endif
+#include ALIGNGUARD_HOST_H // sys::getProcessTriple (Compat.h)
 
 #include "gtest/gtest.h"
 

@@ -150,8 +150,8 @@ define i32 @after_write_call(float* %p, i32* %n) {
 ; Its own stack is aligned by construction and keeps its alignment.
 ; CHECK:         store <4 x float> %x, {{.*}} %own, align 16
 ; CHECK:         call void @llvm.memset.{{.*}}({{i8\*|ptr}} align 1 %raw
-; CHECK:         call <4 x float> @llvm.masked.load.v4f32.{{.*}}({{<4 x float>\* %q, i32 4|ptr align 4 %q}}, <4 x i1>
-; CHECK:         call void @llvm.masked.store.v4f32.{{.*}}(<4 x float> %m, {{<4 x float>\* %q, i32 4|ptr align 4 %q}}, <4 x i1>
+; CHECK:         call <4 x float> @llvm.masked.load.v4f32.{{.*}}({{(<4 x float>\*|ptr) %q, i32 4|ptr align 4 %q}}, <4 x i1>
+; CHECK:         call void @llvm.masked.store.v4f32.{{.*}}(<4 x float> %m, {{(<4 x float>\*|ptr) %q, i32 4|ptr align 4 %q}}, <4 x i1>
 
 ; CHECK-DAG: attributes [[NOINLINE]] = { noinline }
 ; CHECK-DAG: attributes [[COPY]] = { "no-align-guard" }

@@ -1,12 +1,14 @@
 // Calls the Highway kernels of kernel.cc and compares them with a plain C
 // reference:
 //
-//   harness muladd|dot aligned|misaligned
+//   harness muladd|dot aligned|misaligned [n]
 //
 // aligned: every array 64-byte aligned. misaligned: one input is a view one
 // float past the start (x + 1 for muladd, y + 1 for dot), 4 bytes past a
-// 16-byte boundary, with room behind it. The values are small integers, so
-// every sum is exact in float whatever the order.
+// 16-byte boundary, with room behind it. n: the element count, at most 1024
+// (default 1021 for muladd, 1024 for dot, which needs a multiple of 8). The
+// values are small integers, so every sum is exact in float whatever the
+// order.
 //
 // Prints what it calls and what came back; exits 1 on a wrong result.
 #include <stdint.h>
@@ -34,15 +36,21 @@ static unsigned long past16(const void *p) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3 || (strcmp(argv[2], "aligned") && strcmp(argv[2], "misaligned"))) {
-    fprintf(stderr, "usage: %s muladd|dot aligned|misaligned\n", argv[0]);
+  if ((argc != 3 && argc != 4) ||
+      (strcmp(argv[2], "aligned") && strcmp(argv[2], "misaligned"))) {
+    fprintf(stderr, "usage: %s muladd|dot aligned|misaligned [n]\n", argv[0]);
     return 2;
   }
   int misaligned = !strcmp(argv[2], "misaligned");
+  size_t count = argc == 4 ? strtoul(argv[3], NULL, 10) : 0;
+  if (count > N) {
+    fprintf(stderr, "%s: n is at most %d\n", argv[0], N);
+    return 2;
+  }
   float *xb = alloc64(), *yb = alloc64(), *out = alloc64();
   if (!strcmp(argv[1], "muladd")) {
     // n not a multiple of the lanes: the kernel's scalar tail runs too.
-    const size_t n = N - 3;
+    const size_t n = count ? count : N - 3;
     const float *x = xb + (misaligned ? 1 : 0), *y = yb;
     for (size_t i = 0; i < n; ++i) {
       xb[i + (misaligned ? 1 : 0)] = (float)(i % 17);
@@ -61,7 +69,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(argv[1], "dot")) {
-    const size_t n = N;
+    const size_t n = count ? count : N;
     const float *x = xb, *y = yb + (misaligned ? 1 : 0);
     float want = 0;
     for (size_t i = 0; i < n; ++i) {
