@@ -19,6 +19,7 @@
 #include "PromiseDescription.h"
 #include "Promises.h"
 #include "SubjectNames.h"
+#include "Suppressions.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -71,8 +72,10 @@ Verdict factVerdict(const std::optional<AlignmentFact> &Fact) {
 
 class Auditor {
 public:
-  Auditor(Module &M, FunctionAnalysisManager &FAM, const AuditOptions &Opts)
-      : M(M), FAM(FAM), Opts(Opts), Entries(M, Opts.Guard) {}
+  Auditor(Module &M, FunctionAnalysisManager &FAM, const AuditOptions &Opts,
+          const Suppressions &Suppressed)
+      : M(M), FAM(FAM), Opts(Opts), Suppressed(Suppressed),
+        Entries(M, Opts.Guard) {}
 
   AuditReport run();
 
@@ -98,6 +101,7 @@ private:
   Module &M;
   FunctionAnalysisManager &FAM;
   const AuditOptions &Opts;
+  const Suppressions &Suppressed;
   EntryPoints Entries;
   DenseMap<Function *, std::unique_ptr<AlignmentFacts>> Facts;
   DenseMap<Function *, std::unique_ptr<SubjectNamer>> Namers;
@@ -292,6 +296,8 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
   bool IsEntry = Entries.isEntry(F);
   PlanRequest Request{moduleAction(M, Opts.Guard.Action),
                       Opts.Guard.ReturnValue, Opts.Guard.Accesses, IsEntry};
+  if (std::optional<Suppression> Why = Suppressed.of(F))
+    Request.SuppressedBy = Why->Rule;
   auto PlanOn = [&](Function &G, ArrayRef<AlignmentPromise> Of) {
     CheckPlan Plan = planChecks(G, Of, Request,
                                 {FAM.getResult<DominatorTreeAnalysis>(G),
@@ -385,13 +391,21 @@ AuditReport Auditor::run() {
     std::vector<PlannedAction> Planned;
     if (Opts.Plan && !Promises.empty())
       Planned = plan(F, Promises, Scope);
+    std::optional<Suppression> Suppressing = Suppressed.of(F);
     for (size_t I = 0; I != Promises.size(); ++I) {
       const AlignmentPromise &A = Promises[I];
       Verdict V = classify(A);
       if (!isVerified(V.Status) && isOptedOut(F))
         V.Reason += std::string(V.Reason.empty() ? "" : "; ") +
                     "the function opts out with \"no-align-guard\"";
+      // What nothing checks, the user opted out of: listed with the rule.
+      if (!isVerified(V.Status) && Suppressing)
+        V = {AuditStatus::Suppressed, Suppressing->Rule};
       Report.Findings.push_back(describe(A, V));
+      if (V.Status == AuditStatus::Suppressed)
+        Report.Findings.back().SuppressionKind =
+            Suppressing->Kind == Suppression::External ? "external"
+                                                       : "inSource";
       if (Opts.Plan)
         Report.Findings.back().Planned = Planned[I];
       remark(A, Report.Findings.back());
@@ -427,7 +441,15 @@ PreservedAnalyses AlignGuardAuditPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  AuditReport Report = Auditor(M, FAM, Opts).run();
+  Expected<Suppressions> Suppressed =
+      Suppressions::load(M, Opts.Guard.Ignorelist);
+  if (!Suppressed) {
+    diagnose(M.getContext(),
+             "align-guard-audit: " + toString(Suppressed.takeError()),
+             DS_Error);
+    return PreservedAnalyses::all();
+  }
+  AuditReport Report = Auditor(M, FAM, Opts, *Suppressed).run();
 
   auto Write = [&](raw_ostream &OS) {
     switch (Opts.Format) {

@@ -18,6 +18,7 @@
 #include "IRShapes.h"
 #include "Promises.h"
 #include "RuntimeABI.h"
+#include "Suppressions.h"
 #include "UnalignedCopies.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -132,6 +133,12 @@ FailureAction decideModuleAction(Module &M, FailureAction Requested) {
 PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  Expected<Suppressions> Suppressed = Suppressions::load(M, Opts.Ignorelist);
+  if (!Suppressed) {
+    diagnose(M.getContext(), "align-guard: " + toString(Suppressed.takeError()),
+             DS_Error);
+    return PreservedAnalyses::all();
+  }
   FailureAction Action = decideModuleAction(M, Opts.Action);
   SiteDescriptors Sites(M);
   if (Action != FailureAction::Trap) {
@@ -154,9 +161,11 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // cloned from a body (and callees) that no check has touched.
   UnalignedCopies Copies;
   bool Changed = false;
+  // A suppressed function gets no check: nothing to prepare for.
   for (Function *F : Functions) {
     bool IsEntry = Entries.isEntry(*F);
-    if (prepareForChecks(*F, collect(*F, IsEntry, Opts),
+    if (!Suppressed->of(*F) &&
+        prepareForChecks(*F, collect(*F, IsEntry, Opts),
                          IsEntry && Action == FailureAction::Fallback, Copies,
                          FAM)) {
       FAM.invalidate(*F, PreservedAnalyses::none());
@@ -170,6 +179,8 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (Promises.empty())
       continue;
     PlanRequest Request{Action, Opts.ReturnValue, Opts.Accesses, IsEntry};
+    if (std::optional<Suppression> Why = Suppressed->of(*F))
+      Request.SuppressedBy = Why->Rule;
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(*F);
     CheckPlan Plan = planChecks(*F, Promises, Request,
                                 {FAM.getResult<DominatorTreeAnalysis>(*F),

@@ -22,6 +22,8 @@ StringRef auditStatusName(AuditStatus Status) {
     return "unchecked";
   case AuditStatus::Unsupported:
     return "unsupported";
+  case AuditStatus::Suppressed:
+    return "suppressed";
   }
   llvm_unreachable("unknown audit status");
 }
@@ -43,6 +45,9 @@ void AuditSummary::add(AuditStatus S) {
     break;
   case AuditStatus::Unsupported:
     ++Unsupported;
+    break;
+  case AuditStatus::Suppressed:
+    ++Suppressed;
     break;
   }
 }
@@ -122,7 +127,8 @@ void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
   AuditSummary S = R.summary();
   OS << "summary: " << S.Total << " assumptions: " << S.Unchecked
      << " unchecked, " << S.Guarded << " guarded, " << S.Checked << " checked, "
-     << S.Implied << " implied, " << S.Unsupported << " unsupported\n";
+     << S.Implied << " implied, " << S.Unsupported << " unsupported, "
+     << S.Suppressed << " suppressed\n";
 }
 
 template <typename T> static json::Value optional(const std::optional<T> &V) {
@@ -163,6 +169,7 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
           J.attribute("status", auditStatusName(F.Status));
           J.attribute("reason", orNull(F.Reason));
           J.attribute("placement", orNull(F.Placement));
+          J.attribute("suppression", orNull(F.SuppressionKind));
           if (F.Planned)
             J.attributeObject("plan", [&] {
               const PlannedAction &P = *F.Planned;
@@ -182,6 +189,7 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
       J.attribute("checked", S.Checked);
       J.attribute("implied", S.Implied);
       J.attribute("unsupported", S.Unsupported);
+      J.attribute("suppressed", S.Suppressed);
     });
   });
   OS << "\n";
@@ -213,7 +221,9 @@ void writeAuditSARIF(raw_ostream &OS, const AuditReport &R, bool All) {
   };
   json::Array Results;
   for (const AuditFinding &F : R.Findings) {
-    const char *RuleId = F.Status == AuditStatus::Unchecked ? UncheckedRule
+    const char *RuleId = F.Status == AuditStatus::Unchecked ||
+                                 F.Status == AuditStatus::Suppressed
+                             ? UncheckedRule
                          : F.Status == AuditStatus::Unsupported
                              ? UnsupportedRule
                              : VerifiedRule;
@@ -234,14 +244,22 @@ void writeAuditSARIF(raw_ostream &OS, const AuditReport &R, bool All) {
         Physical["region"] = std::move(Region);
       Location["physicalLocation"] = std::move(Physical);
     }
-    Results.push_back(json::Object{
+    json::Object Result{
         {"ruleId", RuleId},
         {"level", RuleId == UncheckedRule     ? "warning"
                   : RuleId == UnsupportedRule ? "note"
                                               : "none"},
         {"message", json::Object{{"text", sarifMessage(F)}}},
         {"locations", json::Array{std::move(Location)}},
-    });
+    };
+    // Code-scanning tools show a result with a suppression as suppressed,
+    // not as absent and not as open.
+    if (F.Status == AuditStatus::Suppressed)
+      Result["suppressions"] =
+          json::Array{json::Object{{"kind", F.SuppressionKind},
+                                   {"status", "accepted"},
+                                   {"justification", F.Reason}}};
+    Results.push_back(std::move(Result));
   }
   json::Object Driver{
       {"name", "AlignGuard"},

@@ -22,9 +22,17 @@
 
 namespace alignguard {
 
-enum class AuditStatus { Guarded, Checked, Implied, Unchecked, Unsupported };
+enum class AuditStatus {
+  Guarded,
+  Checked,
+  Implied,
+  Unchecked,
+  Unsupported,
+  Suppressed, ///< unchecked, but the ignorelist or the source opts it out
+};
 
-/// `guarded`, `checked`, `implied`, `unchecked`, `unsupported`.
+/// `guarded`, `checked`, `implied`, `unchecked`, `unsupported`,
+/// `suppressed`.
 llvm::StringRef auditStatusName(AuditStatus Status);
 
 /// True for the statuses that need no attention (listed only with `all`).
@@ -58,11 +66,15 @@ struct AuditFinding {
   std::string Placement;
   /// With `plan`: what align-guard would do.
   std::optional<PlannedAction> Planned;
+  /// Suppressed: where the opt-out is written, SARIF's suppression kind
+  /// (`external`: the ignorelist, `inSource`: the annotation); Reason
+  /// holds the rule.
+  std::string SuppressionKind;
 };
 
 struct AuditSummary {
   unsigned Total = 0, Guarded = 0, Checked = 0, Implied = 0, Unchecked = 0,
-           Unsupported = 0;
+           Unsupported = 0, Suppressed = 0;
   void add(AuditStatus S);
 };
 
@@ -81,7 +93,8 @@ void writeAuditTable(llvm::raw_ostream &OS, const AuditReport &R, bool All);
 void writeAuditJSON(llvm::raw_ostream &OS, const AuditReport &R, bool All);
 /// SARIF 2.1.0: one result per unchecked promise, rule
 /// `alignguard/unchecked-assumption` (unsupported ones under
-/// `alignguard/unsupported-assumption`, verified ones as notes with All).
+/// `alignguard/unsupported-assumption`, verified ones as notes with All);
+/// a suppressed one under the unchecked rule with a `suppressions` entry.
 void writeAuditSARIF(llvm::raw_ostream &OS, const AuditReport &R, bool All);
 
 } // namespace alignguard

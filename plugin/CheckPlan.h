@@ -105,6 +105,7 @@ enum class LeftOutReason {
   Guarded,     ///< an earlier align-guard run's check
   Covered,     ///< another planned check covers it
   NotInScope,  ///< align-guard with these options does not check it
+  Suppressed,  ///< the ignorelist or the source opts its function out
 };
 
 struct LeftOutPromise {

@@ -433,7 +433,10 @@ CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
   SmallVector<const AlignmentPromise *, 8> Accesses;
   for (const AlignmentPromise &A : Promises) {
     std::string Why;
-    if (!A.isSupported())
+    if (!Req.SuppressedBy.empty())
+      leaveOut(A, LeftOutReason::Suppressed,
+               suppressionReason(Req.SuppressedBy));
+    else if (!A.isSupported())
       leaveOut(A, LeftOutReason::Unsupported, A.Unsupported);
     else if (A.isTrivial())
       leaveOut(A, LeftOutReason::Trivial,
@@ -459,6 +462,10 @@ CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
 }
 
 } // namespace
+
+std::string suppressionReason(StringRef Rule) {
+  return "suppressed by " + Rule.str();
+}
 
 CheckPlan planChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
                      const PlanRequest &Request, PlannerAnalyses Analyses) {

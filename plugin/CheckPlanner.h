@@ -33,6 +33,10 @@ struct PlanRequest {
   bool Accesses = false;
   /// The function is a kernel entry point (EntryPoints.h).
   bool IsEntry = false;
+  /// The rule that suppresses the function's checks (Suppressions.h:
+  /// `fun:main at ubsan.txt:2`); empty: none. Every promise of a
+  /// suppressed function is left out.
+  std::string SuppressedBy;
 };
 
 /// The analyses the planner reads (from the function analysis manager).
@@ -50,6 +54,9 @@ FailureAction moduleAction(const llvm::Module &M, FailureAction Requested);
 CheckPlan planChecks(llvm::Function &F,
                      llvm::ArrayRef<AlignmentPromise> Promises,
                      const PlanRequest &Request, PlannerAnalyses Analyses);
+
+/// The reason a suppressed promise is left out with: `suppressed by RULE`.
+std::string suppressionReason(llvm::StringRef Rule);
 
 /// Where the checks of an entry point's `align` parameters go: the first
 /// instruction after the allocas (and llvm.localescape) of the entry block.

@@ -21,6 +21,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/SpecialCaseList.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <memory>
@@ -237,6 +238,21 @@ withReturnRangeAttr(llvm::LLVMContext &Ctx, const llvm::AttributeList &AL,
   (void)R;
   return AL;
 #endif
+}
+
+/// SpecialCaseList::inSectionBlame answers the line (LLVM 14-19) or
+/// (file index, line) (LLVM 22); these take either.
+inline unsigned blamedLine(unsigned Line) { return Line; }
+inline unsigned blamedLine(std::pair<unsigned, unsigned> FileAndLine) {
+  return FileAndLine.second;
+}
+
+/// The line of the one file List was read from whose rule puts Query in
+/// Section under Prefix (`fun`, `src`), or 0 when none does.
+inline unsigned specialCaseLine(const llvm::SpecialCaseList &List,
+                                llvm::StringRef Section, llvm::StringRef Prefix,
+                                llvm::StringRef Query) {
+  return blamedLine(List.inSectionBlame(Section, Prefix, Query));
 }
 
 } // namespace compat

@@ -55,6 +55,24 @@ static Expected<bool> parseEntryGlob(StringRef Pass, StringRef Param,
   return true;
 }
 
+/// Handles `ignorelist=FILE`, shared by both passes. Returns false when
+/// Param is not one; an Error when it is one but is bad. The file is read
+/// when the pass runs (Suppressions.h), not here.
+static Expected<bool> parseIgnorelist(StringRef Pass, StringRef Param,
+                                      std::string &File) {
+  StringRef Value = Param;
+  if (!Value.consume_front("ignorelist=") && Param != "ignorelist")
+    return false;
+  if (Value.empty() || Param == "ignorelist")
+    return invalidParameter(Pass, Param, "expected ignorelist=FILE");
+  if (!File.empty() && File != Value)
+    return invalidParameter(Pass, Param,
+                            "conflicts with 'ignorelist=" + File +
+                                "'; give one ignorelist");
+  File = Value.str();
+  return true;
+}
+
 /// Returns the action a bare word names, or false when it names none
 /// (`return` takes a value and is parsed as return=N).
 static bool parseActionWord(StringRef Word, FailureAction &Action) {
@@ -125,10 +143,16 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
       return IsGlob.takeError();
     if (*IsGlob)
       continue;
+    Expected<bool> IsList =
+        parseIgnorelist("align-guard", Param, Opts.Ignorelist);
+    if (!IsList)
+      return IsList.takeError();
+    if (*IsList)
+      continue;
     return invalidParameter(
         "align-guard", Param,
         "expected abort, trap, recover, return=N, fallback, accesses, "
-        "entry=GLOB or exclude=GLOB");
+        "entry=GLOB, exclude=GLOB or ignorelist=FILE");
   }
   return Opts;
 }
@@ -184,9 +208,16 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       return IsGlob.takeError();
     if (*IsGlob)
       continue;
+    Expected<bool> IsList =
+        parseIgnorelist("align-guard-audit", Param, Opts.Guard.Ignorelist);
+    if (!IsList)
+      return IsList.takeError();
+    if (*IsList)
+      continue;
     return invalidParameter("align-guard-audit", Param,
                             "expected table, json, sarif, output=FILE, all, "
-                            "fail-on-unchecked, entry=GLOB or exclude=GLOB");
+                            "fail-on-unchecked, entry=GLOB, exclude=GLOB or "
+                            "ignorelist=FILE");
   }
   return Opts;
 }
@@ -194,7 +225,7 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
 bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
   return A.Action == B.Action && A.ReturnValue == B.ReturnValue &&
          A.Accesses == B.Accesses && A.EntryGlobs == B.EntryGlobs &&
-         A.ExcludeGlobs == B.ExcludeGlobs;
+         A.ExcludeGlobs == B.ExcludeGlobs && A.Ignorelist == B.Ignorelist;
 }
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
@@ -211,13 +242,15 @@ static void printAction(raw_ostream &OS, ListSeparator &LS,
     OS << '=' << Opts.ReturnValue;
 }
 
-static void printGlobs(raw_ostream &OS, ListSeparator &LS,
-                       const std::vector<std::string> &Entry,
-                       const std::vector<std::string> &Exclude) {
-  for (const std::string &Glob : Entry)
+/// `entry=GLOB`, `exclude=GLOB` in order, then `ignorelist=FILE`.
+static void printScope(raw_ostream &OS, ListSeparator &LS,
+                       const AlignGuardOptions &Opts) {
+  for (const std::string &Glob : Opts.EntryGlobs)
     OS << LS << "entry=" << Glob;
-  for (const std::string &Glob : Exclude)
+  for (const std::string &Glob : Opts.ExcludeGlobs)
     OS << LS << "exclude=" << Glob;
+  if (!Opts.Ignorelist.empty())
+    OS << LS << "ignorelist=" << Opts.Ignorelist;
 }
 
 void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
@@ -225,7 +258,7 @@ void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
   printAction(OS, LS, Opts);
   if (Opts.Accesses)
     OS << LS << "accesses";
-  printGlobs(OS, LS, Opts.EntryGlobs, Opts.ExcludeGlobs);
+  printScope(OS, LS, Opts);
 }
 
 static StringRef auditFormatName(AuditFormat Format) {
@@ -257,7 +290,7 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
     printAction(OS, LS, Opts.Guard);
   if (Opts.Guard.Accesses)
     OS << LS << "accesses";
-  printGlobs(OS, LS, Opts.Guard.EntryGlobs, Opts.Guard.ExcludeGlobs);
+  printScope(OS, LS, Opts.Guard);
 }
 
 bool matchPassName(StringRef Name, StringRef PassName, StringRef &Params) {

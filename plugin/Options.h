@@ -55,6 +55,11 @@ struct AlignGuardOptions {
   std::vector<std::string> EntryGlobs;
   /// Globs over function names that are never entry points.
   std::vector<std::string> ExcludeGlobs;
+  /// `ignorelist=FILE`: a special-case list (clang's -fsanitize-ignorelist
+  /// format) whose `fun:` and `src:` entries, in an `[alignment]` section
+  /// or unsectioned, suppress the checks of whole functions
+  /// (Suppressions.h); empty: none.
+  std::string Ignorelist;
 };
 
 bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B);
@@ -68,17 +73,19 @@ parseAlignGuardOptions(llvm::StringRef Params);
 
 /// Prints the parameter text of `align-guard<...>` (without the brackets):
 /// the action word (always), then `accesses`, then `entry=GLOB` and
-/// `exclude=GLOB` once per glob in order, separated by ';':
+/// `exclude=GLOB` once per glob in order, then `ignorelist=FILE`,
+/// separated by ';':
 ///
 ///   abort
-///   return=-24;accesses;entry=k*;exclude=a;exclude=b
+///   return=-24;accesses;entry=k*;exclude=a;exclude=b;ignorelist=x.txt
 void printAlignGuardOptions(llvm::raw_ostream &OS,
                             const AlignGuardOptions &Opts);
 
 enum class AuditFormat { Table, JSON, SARIF };
 
 /// The parameters of `align-guard-audit<table|json|sarif;output=FILE;all;
-/// fail-on-unchecked;plan;ACTION;accesses;entry=GLOB;exclude=GLOB>`, ACTION
+/// fail-on-unchecked;plan;ACTION;accesses;entry=GLOB;exclude=GLOB;
+/// ignorelist=FILE>`, ACTION
 /// one of align-guard's (abort, trap, recover, return=N, fallback).
 struct AuditOptions {
   AuditFormat Format = AuditFormat::Table;
@@ -94,8 +101,9 @@ struct AuditOptions {
   bool Plan = false;
   /// The align-guard options the audit is run for: its entry/exclude
   /// globs decide the entry points (and so the `access` kind) as for
-  /// align-guard; the action words and `accesses` decide the plan (accepted
-  /// without `plan` too, where they change nothing).
+  /// align-guard, its ignorelist the `suppressed` status; the action words and
+  /// `accesses` decide the plan (accepted without `plan` too, where they change
+  /// nothing).
   AlignGuardOptions Guard;
 };
 
@@ -111,7 +119,8 @@ llvm::Expected<AuditOptions> parseAuditOptions(llvm::StringRef Params);
 /// `table`, `json` or `sarif`), `output=FILE`, `all`, `fail-on-unchecked`,
 /// `plan`, Guard's action word (with `plan`, always; without, only when it
 /// is not `abort`), `accesses` (Guard's), then `entry=GLOB` and
-/// `exclude=GLOB` once per glob of EntryGlobs and ExcludeGlobs in order:
+/// `exclude=GLOB` once per glob of EntryGlobs and ExcludeGlobs in order,
+/// then `ignorelist=FILE` (Guard's):
 ///
 ///   table
 ///   sarif;output=x.json;all;fail-on-unchecked;plan;fallback

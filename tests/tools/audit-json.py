@@ -13,10 +13,13 @@ import sys
 
 TOP = {"alignguard_audit", "module", "assumptions", "summary"}
 FINDING = {"function", "kind", "subject", "argument", "alignment", "offset",
-           "file", "line", "column", "status", "reason", "placement"}
+           "file", "line", "column", "status", "reason", "placement",
+           "suppression"}
 KINDS = {"assume-bundle", "assume-icmp", "param-attr", "return-attr", "access"}
-STATUSES = {"guarded", "checked", "implied", "unchecked", "unsupported"}
-SUMMARY = {"total", "unchecked", "guarded", "checked", "implied", "unsupported"}
+STATUSES = {"guarded", "checked", "implied", "unchecked", "unsupported",
+            "suppressed"}
+SUMMARY = {"total", "unchecked", "guarded", "checked", "implied", "unsupported",
+           "suppressed"}
 
 
 def fail(msg):
@@ -58,16 +61,20 @@ def check_module(doc, where):
                 fail("%s: %s must be a string or null" % (w, key))
         if a["file"] is None and (a["line"] is not None or a["column"] is not None):
             fail("%s: line/column without file" % w)
-        if a["status"] in ("unchecked", "unsupported") and not a["reason"]:
+        if a["status"] in ("unchecked", "unsupported", "suppressed") and not a["reason"]:
             fail("%s: an %s finding needs a reason" % (w, a["status"]))
+        if (a["suppression"] is not None) != (a["status"] == "suppressed") or \
+                a["suppression"] not in (None, "external", "inSource"):
+            fail("%s: suppression %r on a %s finding" % (w, a["suppression"], a["status"]))
         loc = "-" if a["file"] is None else "%s:%s:%s" % (a["file"], a["line"], a["column"])
-        print("%s %s %s | %s | arg=%s align=%s offset=%s | %s | %s%s" % (
+        print("%s %s %s | %s | arg=%s align=%s offset=%s | %s | %s%s%s" % (
             a["status"], a["kind"], a["function"], a["subject"], a["argument"],
             a["alignment"], a["offset"], loc, a["reason"],
-            "" if a["placement"] is None else " | " + a["placement"]))
+            "" if a["placement"] is None else " | " + a["placement"],
+            "" if a["suppression"] is None else " | " + a["suppression"]))
     print("summary %s" % " ".join("%s=%d" % (k, s[k]) for k in
                                   ["total", "unchecked", "guarded", "checked",
-                                   "implied", "unsupported"]))
+                                   "implied", "unsupported", "suppressed"]))
 
 
 def main():

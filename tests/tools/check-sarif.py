@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Validate a SARIF log against the required fields of the SARIF 2.1.0
 schema (sarifLog, run, tool, toolComponent, result, message, location,
-physicalLocation, artifactLocation, region) and print one line per result:
+physicalLocation, artifactLocation, region, suppression) and print one
+line per result:
 
-  RULE LEVEL URI:LINE:COL | MESSAGE
+  RULE LEVEL URI:LINE:COL | MESSAGE [| suppressed KIND: JUSTIFICATION]
 """
 import json
 import sys
@@ -51,8 +52,19 @@ def main():
                         fail("region.%s must be an integer >= 1" % key)
                 where = "%s:%s:%s" % (art["uri"], region.get("startLine"),
                                       region.get("startColumn"))
-            print("%s %s %s | %s" % (res["ruleId"], res.get("level", "warning"),
-                                     where, msg["text"]))
+            suppressed = ""
+            sups = res.get("suppressions", [])
+            if not isinstance(sups, list):
+                fail("result.suppressions must be an array")
+            for sup in sups:
+                if sup.get("kind") not in ("inSource", "external"):
+                    fail("suppression.kind %r" % sup.get("kind"))
+                if sup.get("status", "accepted") not in ("accepted", "underReview", "rejected"):
+                    fail("suppression.status %r" % sup.get("status"))
+                suppressed += " | suppressed %s: %s" % (sup["kind"],
+                                                        sup.get("justification"))
+            print("%s %s %s | %s%s" % (res["ruleId"], res.get("level", "warning"),
+                                       where, msg["text"], suppressed))
 
 
 if __name__ == "__main__":

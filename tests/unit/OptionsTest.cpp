@@ -27,6 +27,7 @@ struct ValidCase {
   std::vector<std::string> Entry, Exclude;
   int64_t ReturnValue = 0;
   bool Accesses = false;
+  std::string Ignorelist;
 };
 
 class ValidOptions : public ::testing::TestWithParam<ValidCase> {};
@@ -40,6 +41,7 @@ TEST_P(ValidOptions, Parses) {
   EXPECT_EQ(Opts->ExcludeGlobs, C.Exclude);
   EXPECT_EQ(Opts->ReturnValue, C.ReturnValue);
   EXPECT_EQ(Opts->Accesses, C.Accesses);
+  EXPECT_EQ(Opts->Ignorelist, C.Ignorelist);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -54,11 +56,25 @@ INSTANTIATE_TEST_SUITE_P(
         ValidCase{"entry=vadd*", FailureAction::Abort, {"vadd*"}, {}},
         ValidCase{"fallback", FailureAction::Fallback, {}, {}},
         ValidCase{"accesses", FailureAction::Abort, {}, {}, 0, true},
-        ValidCase{"fallback;accesses", FailureAction::Fallback, {}, {}, 0,
-                  true},
+        ValidCase{
+            "fallback;accesses", FailureAction::Fallback, {}, {}, 0, true},
         ValidCase{"return=-1", FailureAction::Return, {}, {}, -1},
         ValidCase{"return=24;entry=k", FailureAction::Return, {"k"}, {}, 24},
         ValidCase{"return=-24;return=-24", FailureAction::Return, {}, {}, -24},
+        ValidCase{"ignorelist=ubsan.txt;recover",
+                  FailureAction::Recover,
+                  {},
+                  {},
+                  0,
+                  false,
+                  "ubsan.txt"},
+        ValidCase{"ignorelist=dir/a b.txt",
+                  FailureAction::Abort,
+                  {},
+                  {},
+                  0,
+                  false,
+                  "dir/a b.txt"},
         ValidCase{"trap;entry=k_*;entry=main_[ab];exclude=k_ref",
                   FailureAction::Trap,
                   {"k_*", "main_[ab]"},
@@ -84,12 +100,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         InvalidCase{"bogus", "invalid align-guard pass parameter 'bogus': "
                              "expected abort, trap, recover, return=N, "
-                             "fallback, accesses, entry=GLOB or "
-                             "exclude=GLOB"},
+                             "fallback, accesses, entry=GLOB, "
+                             "exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"Abort", "invalid align-guard pass parameter 'Abort': "
                              "expected abort, trap, recover, return=N, "
-                             "fallback, accesses, entry=GLOB or "
-                             "exclude=GLOB"},
+                             "fallback, accesses, entry=GLOB, "
+                             "exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"abort;trap",
                     "invalid align-guard pass parameter 'trap': conflicts "
                     "with 'abort'; give one failure action"},
@@ -100,7 +116,8 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, entry=GLOB or exclude=GLOB"},
+                    "accesses, entry=GLOB, exclude=GLOB or "
+                    "ignorelist=FILE"},
         InvalidCase{"return", "invalid align-guard pass parameter 'return': "
                               "expected return=N, N a decimal integer"},
         InvalidCase{"return=", "invalid align-guard pass parameter "
@@ -114,7 +131,14 @@ INSTANTIATE_TEST_SUITE_P(
                     "with 'return=-1'; give one failure action"},
         InvalidCase{"return=1;return=2",
                     "invalid align-guard pass parameter 'return=2': conflicts "
-                    "with 'return=1'; give one failure action"}),
+                    "with 'return=1'; give one failure action"},
+        InvalidCase{"ignorelist", "invalid align-guard pass parameter "
+                                  "'ignorelist': expected ignorelist=FILE"},
+        InvalidCase{"ignorelist=", "invalid align-guard pass parameter "
+                                   "'ignorelist=': expected ignorelist=FILE"},
+        InvalidCase{"ignorelist=a.txt;ignorelist=b.txt",
+                    "invalid align-guard pass parameter 'ignorelist=b.txt': "
+                    "conflicts with 'ignorelist=a.txt'; give one ignorelist"}),
     caseName<InvalidCase>);
 
 // GlobPattern's own explanation differs between LLVM versions; what we add
@@ -126,8 +150,8 @@ TEST(InvalidOptionsGlob, NamesTheParameterAndTheGlobProblem) {
     std::string Bad = llvm::StringRef(Params).rsplit(';').second.str();
     if (Bad.empty())
       Bad = Params;
-    std::string Expected =
-        "invalid align-guard pass parameter '" + Bad + "': invalid glob pattern";
+    std::string Expected = "invalid align-guard pass parameter '" + Bad +
+                           "': invalid glob pattern";
     EXPECT_EQ(llvm::toString(Opts.takeError()).substr(0, Expected.size()),
               Expected);
   }
@@ -137,7 +161,8 @@ TEST(PassName, MatchesBareAndParameterizedNames) {
   llvm::StringRef Params = "unset";
   EXPECT_TRUE(matchPassName("align-guard", "align-guard", Params));
   EXPECT_EQ(Params, "");
-  EXPECT_TRUE(matchPassName("align-guard<trap;entry=k>", "align-guard", Params));
+  EXPECT_TRUE(
+      matchPassName("align-guard<trap;entry=k>", "align-guard", Params));
   EXPECT_EQ(Params, "trap;entry=k");
   EXPECT_FALSE(matchPassName("align-guard-audit", "align-guard", Params));
   EXPECT_FALSE(matchPassName("align-guard<trap", "align-guard", Params));
@@ -189,13 +214,16 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         PrintCase{"", "abort"}, PrintCase{"abort", "abort"},
         PrintCase{"trap", "trap"}, PrintCase{";recover;recover;", "recover"},
-        PrintCase{"fallback", "fallback"},
-        PrintCase{"return=0", "return=0"},
+        PrintCase{"fallback", "fallback"}, PrintCase{"return=0", "return=0"},
         PrintCase{"return=-24;accesses;exclude=a;exclude=b",
                   "return=-24;accesses;exclude=a;exclude=b"},
         PrintCase{"exclude=k_ref;entry=k_*;accesses;entry=main_[ab];trap",
                   "trap;accesses;entry=k_*;entry=main_[ab];exclude=k_ref"},
-        PrintCase{"recover;entry=k*", "recover;entry=k*"}),
+        PrintCase{"recover;entry=k*", "recover;entry=k*"},
+        PrintCase{"ignorelist=ubsan.txt;entry=k*;trap",
+                  "trap;entry=k*;ignorelist=ubsan.txt"},
+        PrintCase{"ignorelist=a.txt;ignorelist=a.txt",
+                  "abort;ignorelist=a.txt"}),
     caseName<PrintCase>);
 
 class PrintAudit : public ::testing::TestWithParam<PrintCase> {};
@@ -218,8 +246,7 @@ INSTANTIATE_TEST_SUITE_P(
         PrintCase{"", "table"}, PrintCase{"table", "table"},
         PrintCase{"json", "json"}, PrintCase{"json;abort", "json"},
         PrintCase{"plan", "table;plan;abort"},
-        PrintCase{"json;plan;recover;accesses",
-                  "json;plan;recover;accesses"},
+        PrintCase{"json;plan;recover;accesses", "json;plan;recover;accesses"},
         PrintCase{"sarif;all;fail-on-unchecked;output=x.json;plan;fallback",
                   "sarif;output=x.json;all;fail-on-unchecked;plan;fallback"},
         // Without plan a non-default action is kept, so it still round-trips.
@@ -227,7 +254,9 @@ INSTANTIATE_TEST_SUITE_P(
         PrintCase{"accesses", "table;accesses"},
         PrintCase{"return=7;plan;exclude=b;entry=a;output=%m.audit.json",
                   "table;output=%m.audit.json;plan;return=7;entry=a;"
-                  "exclude=b"}),
+                  "exclude=b"},
+        PrintCase{"ignorelist=ubsan.txt;all;json",
+                  "json;all;ignorelist=ubsan.txt"}),
     caseName<PrintCase>);
 
 // --- The audit's plan and the guard's words it takes ---
@@ -251,6 +280,19 @@ TEST(AuditPlan, TakesTheGuardsWordsAndGlobs) {
       parseAlignGuardOptions("return=-3;accesses;entry=k*;exclude=k_ref");
   ASSERT_TRUE(static_cast<bool>(Guard));
   EXPECT_TRUE(Opts->Guard == *Guard);
+}
+
+TEST(AuditPlan, TakesTheGuardsIgnorelist) {
+  llvm::Expected<AuditOptions> Opts =
+      parseAuditOptions("json;ignorelist=ubsan.txt");
+  ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+  EXPECT_EQ(Opts->Guard.Ignorelist, "ubsan.txt");
+  llvm::Expected<AuditOptions> Twice =
+      parseAuditOptions("ignorelist=a.txt;ignorelist=b.txt");
+  ASSERT_FALSE(static_cast<bool>(Twice));
+  EXPECT_EQ(llvm::toString(Twice.takeError()),
+            "invalid align-guard-audit pass parameter 'ignorelist=b.txt': "
+            "conflicts with 'ignorelist=a.txt'; give one ignorelist");
 }
 
 TEST(AuditPlan, DefaultsToNoPlanAndAbort) {
@@ -282,7 +324,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         InvalidCase{"xml", "invalid align-guard-audit pass parameter 'xml': "
                            "expected table, json, sarif, output=FILE, all, "
-                           "fail-on-unchecked, entry=GLOB or exclude=GLOB"},
+                           "fail-on-unchecked, entry=GLOB, exclude=GLOB or "
+                           "ignorelist=FILE"},
         InvalidCase{"json;sarif",
                     "invalid align-guard-audit pass parameter 'sarif': "
                     "conflicts with 'json'; give one format"},
