@@ -86,7 +86,8 @@ static bool parseActionWord(StringRef Word, FailureAction &Action) {
 }
 
 /// Handles align-guard's own words: the failure actions (abort, trap,
-/// recover, return=N, fallback) and `accesses`, for both passes. Returns
+/// recover, return=N, fallback), `accesses` and `type-alignment`, for both
+/// passes. Returns
 /// false when Param is none of them; an Error when it is one but is bad.
 /// ActionWord is the first action given, to name it in a conflict.
 static Expected<bool> parseGuardWord(StringRef Pass, StringRef Param,
@@ -94,6 +95,10 @@ static Expected<bool> parseGuardWord(StringRef Pass, StringRef Param,
                                      StringRef &ActionWord) {
   if (Param == "accesses") {
     Opts.Accesses = true;
+    return true;
+  }
+  if (Param == "type-alignment") {
+    Opts.TypeAlignment = true;
     return true;
   }
   FailureAction Action;
@@ -152,7 +157,7 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     return invalidParameter(
         "align-guard", Param,
         "expected abort, trap, recover, return=N, fallback, accesses, "
-        "entry=GLOB, exclude=GLOB or ignorelist=FILE");
+        "type-alignment, entry=GLOB, exclude=GLOB or ignorelist=FILE");
   }
   return Opts;
 }
@@ -224,8 +229,9 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
 
 bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
   return A.Action == B.Action && A.ReturnValue == B.ReturnValue &&
-         A.Accesses == B.Accesses && A.EntryGlobs == B.EntryGlobs &&
-         A.ExcludeGlobs == B.ExcludeGlobs && A.Ignorelist == B.Ignorelist;
+         A.Accesses == B.Accesses && A.TypeAlignment == B.TypeAlignment &&
+         A.EntryGlobs == B.EntryGlobs && A.ExcludeGlobs == B.ExcludeGlobs &&
+         A.Ignorelist == B.Ignorelist;
 }
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
@@ -258,6 +264,8 @@ void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
   printAction(OS, LS, Opts);
   if (Opts.Accesses)
     OS << LS << "accesses";
+  if (Opts.TypeAlignment)
+    OS << LS << "type-alignment";
   printScope(OS, LS, Opts);
 }
 
@@ -290,6 +298,8 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
     printAction(OS, LS, Opts.Guard);
   if (Opts.Guard.Accesses)
     OS << LS << "accesses";
+  if (Opts.Guard.TypeAlignment)
+    OS << LS << "type-alignment";
   printScope(OS, LS, Opts.Guard);
 }
 

@@ -51,6 +51,10 @@ struct AlignGuardOptions {
   /// `accesses`: also check the alignment that over-aligned loads, stores,
   /// masked accesses and memory intrinsics on an entry's arguments promise.
   bool Accesses = false;
+  /// `type-alignment`: also check the alignments a parameter's or return's
+  /// type implies on a reference (AlignmentPromise::TypeImplied), as
+  /// UBSan's -fsanitize=alignment checks references.
+  bool TypeAlignment = false;
   /// Globs over function names that make a definition an entry point.
   std::vector<std::string> EntryGlobs;
   /// Globs over function names that are never entry points.
@@ -72,20 +76,20 @@ llvm::Expected<AlignGuardOptions>
 parseAlignGuardOptions(llvm::StringRef Params);
 
 /// Prints the parameter text of `align-guard<...>` (without the brackets):
-/// the action word (always), then `accesses`, then `entry=GLOB` and
-/// `exclude=GLOB` once per glob in order, then `ignorelist=FILE`,
-/// separated by ';':
+/// the action word (always), then `accesses`, `type-alignment`, then
+/// `entry=GLOB` and `exclude=GLOB` once per glob in order, then
+/// `ignorelist=FILE`, separated by ';':
 ///
 ///   abort
-///   return=-24;accesses;entry=k*;exclude=a;exclude=b;ignorelist=x.txt
+///   return=-24;accesses;type-alignment;entry=k*;exclude=a;ignorelist=x.txt
 void printAlignGuardOptions(llvm::raw_ostream &OS,
                             const AlignGuardOptions &Opts);
 
 enum class AuditFormat { Table, JSON, SARIF };
 
 /// The parameters of `align-guard-audit<table|json|sarif;output=FILE;all;
-/// fail-on-unchecked;plan;ACTION;accesses;entry=GLOB;exclude=GLOB;
-/// ignorelist=FILE>`, ACTION
+/// fail-on-unchecked;plan;ACTION;accesses;type-alignment;entry=GLOB;
+/// exclude=GLOB;ignorelist=FILE>`, ACTION
 /// one of align-guard's (abort, trap, recover, return=N, fallback).
 struct AuditOptions {
   AuditFormat Format = AuditFormat::Table;
@@ -118,9 +122,9 @@ llvm::Expected<AuditOptions> parseAuditOptions(llvm::StringRef Params);
 /// brackets), ';'-separated, in this order: the format word (always:
 /// `table`, `json` or `sarif`), `output=FILE`, `all`, `fail-on-unchecked`,
 /// `plan`, Guard's action word (with `plan`, always; without, only when it
-/// is not `abort`), `accesses` (Guard's), then `entry=GLOB` and
-/// `exclude=GLOB` once per glob of EntryGlobs and ExcludeGlobs in order,
-/// then `ignorelist=FILE` (Guard's):
+/// is not `abort`), `accesses` and `type-alignment` (Guard's), then
+/// `entry=GLOB` and `exclude=GLOB` once per glob of EntryGlobs and
+/// ExcludeGlobs in order, then `ignorelist=FILE` (Guard's):
 ///
 ///   table
 ///   sarif;output=x.json;all;fail-on-unchecked;plan;fallback

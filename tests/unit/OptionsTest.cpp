@@ -27,6 +27,7 @@ struct ValidCase {
   std::vector<std::string> Entry, Exclude;
   int64_t ReturnValue = 0;
   bool Accesses = false;
+  bool TypeAlignment = false;
   std::string Ignorelist;
 };
 
@@ -41,6 +42,7 @@ TEST_P(ValidOptions, Parses) {
   EXPECT_EQ(Opts->ExcludeGlobs, C.Exclude);
   EXPECT_EQ(Opts->ReturnValue, C.ReturnValue);
   EXPECT_EQ(Opts->Accesses, C.Accesses);
+  EXPECT_EQ(Opts->TypeAlignment, C.TypeAlignment);
   EXPECT_EQ(Opts->Ignorelist, C.Ignorelist);
 }
 
@@ -58,6 +60,23 @@ INSTANTIATE_TEST_SUITE_P(
         ValidCase{"accesses", FailureAction::Abort, {}, {}, 0, true},
         ValidCase{
             "fallback;accesses", FailureAction::Fallback, {}, {}, 0, true},
+        ValidCase{
+            "type-alignment", FailureAction::Abort, {}, {}, 0, false, true},
+        ValidCase{"recover;type-alignment;accesses;type-alignment",
+                  FailureAction::Recover,
+                  {},
+                  {},
+                  0,
+                  true,
+                  true},
+        ValidCase{"type-alignment;ignorelist=ubsan.txt",
+                  FailureAction::Abort,
+                  {},
+                  {},
+                  0,
+                  false,
+                  true,
+                  "ubsan.txt"},
         ValidCase{"return=-1", FailureAction::Return, {}, {}, -1},
         ValidCase{"return=24;entry=k", FailureAction::Return, {"k"}, {}, 24},
         ValidCase{"return=-24;return=-24", FailureAction::Return, {}, {}, -24},
@@ -67,12 +86,14 @@ INSTANTIATE_TEST_SUITE_P(
                   {},
                   0,
                   false,
+                  false,
                   "ubsan.txt"},
         ValidCase{"ignorelist=dir/a b.txt",
                   FailureAction::Abort,
                   {},
                   {},
                   0,
+                  false,
                   false,
                   "dir/a b.txt"},
         ValidCase{"trap;entry=k_*;entry=main_[ab];exclude=k_ref",
@@ -100,12 +121,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         InvalidCase{"bogus", "invalid align-guard pass parameter 'bogus': "
                              "expected abort, trap, recover, return=N, "
-                             "fallback, accesses, entry=GLOB, "
-                             "exclude=GLOB or ignorelist=FILE"},
+                             "fallback, accesses, type-alignment, "
+                             "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"Abort", "invalid align-guard pass parameter 'Abort': "
                              "expected abort, trap, recover, return=N, "
-                             "fallback, accesses, entry=GLOB, "
-                             "exclude=GLOB or ignorelist=FILE"},
+                             "fallback, accesses, type-alignment, "
+                             "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"abort;trap",
                     "invalid align-guard pass parameter 'trap': conflicts "
                     "with 'abort'; give one failure action"},
@@ -116,7 +137,12 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, entry=GLOB, exclude=GLOB or "
+                    "accesses, type-alignment, entry=GLOB, exclude=GLOB or "
+                    "ignorelist=FILE"},
+        InvalidCase{"type-alignment=1",
+                    "invalid align-guard pass parameter 'type-alignment=1': "
+                    "expected abort, trap, recover, return=N, fallback, "
+                    "accesses, type-alignment, entry=GLOB, exclude=GLOB or "
                     "ignorelist=FILE"},
         InvalidCase{"return", "invalid align-guard pass parameter 'return': "
                               "expected return=N, N a decimal integer"},
@@ -223,7 +249,11 @@ INSTANTIATE_TEST_SUITE_P(
         PrintCase{"ignorelist=ubsan.txt;entry=k*;trap",
                   "trap;entry=k*;ignorelist=ubsan.txt"},
         PrintCase{"ignorelist=a.txt;ignorelist=a.txt",
-                  "abort;ignorelist=a.txt"}),
+                  "abort;ignorelist=a.txt"},
+        PrintCase{"entry=k;type-alignment;accesses;recover",
+                  "recover;accesses;type-alignment;entry=k"},
+        PrintCase{"ignorelist=a.txt;entry=k;type-alignment",
+                  "abort;type-alignment;entry=k;ignorelist=a.txt"}),
     caseName<PrintCase>);
 
 class PrintAudit : public ::testing::TestWithParam<PrintCase> {};
@@ -252,11 +282,16 @@ INSTANTIATE_TEST_SUITE_P(
         // Without plan a non-default action is kept, so it still round-trips.
         PrintCase{"trap;json", "json;trap"},
         PrintCase{"accesses", "table;accesses"},
+        PrintCase{"type-alignment;all", "table;all;type-alignment"},
+        PrintCase{"type-alignment;plan;accesses;json",
+                  "json;plan;abort;accesses;type-alignment"},
         PrintCase{"return=7;plan;exclude=b;entry=a;output=%m.audit.json",
                   "table;output=%m.audit.json;plan;return=7;entry=a;"
                   "exclude=b"},
         PrintCase{"ignorelist=ubsan.txt;all;json",
-                  "json;all;ignorelist=ubsan.txt"}),
+                  "json;all;ignorelist=ubsan.txt"},
+        PrintCase{"ignorelist=u.txt;type-alignment;json",
+                  "json;type-alignment;ignorelist=u.txt"}),
     caseName<PrintCase>);
 
 // --- The audit's plan and the guard's words it takes ---
@@ -301,6 +336,19 @@ TEST(AuditPlan, DefaultsToNoPlanAndAbort) {
   EXPECT_FALSE(Opts->Plan);
   EXPECT_TRUE(Opts->Guard == AlignGuardOptions());
   EXPECT_TRUE(*Opts == AuditOptions());
+  EXPECT_FALSE(Opts->Guard.TypeAlignment);
+}
+
+TEST(AuditPlan, TypeAlignmentIsTheGuards) {
+  llvm::Expected<AuditOptions> Opts = parseAuditOptions("type-alignment");
+  ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+  EXPECT_TRUE(Opts->Guard.TypeAlignment);
+  EXPECT_FALSE(*Opts == AuditOptions());
+  llvm::Expected<AlignGuardOptions> Guard =
+      parseAlignGuardOptions("type-alignment");
+  ASSERT_TRUE(static_cast<bool>(Guard));
+  EXPECT_TRUE(Opts->Guard == *Guard);
+  EXPECT_FALSE(*Guard == AlignGuardOptions());
 }
 
 TEST(AuditPlan, ActionWithoutPlanIsAccepted) {
