@@ -205,6 +205,8 @@ Verdict Auditor::classify(const AlignmentPromise &A) {
   Function &F = *A.F;
   if (!A.isSupported())
     return {AuditStatus::Unsupported, A.Unsupported};
+  if (A.TypeImplied && !Opts.Guard.TypeAlignment)
+    return {AuditStatus::Type, TypeAlignmentWhy};
   if (A.Guarded)
     return {AuditStatus::Guarded, ""};
   PromiseDescription D = describePromise(A, namerFor(F));
@@ -295,7 +297,8 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
                       "the function opts out with \"no-align-guard\""});
   bool IsEntry = Entries.isEntry(F);
   PlanRequest Request{moduleAction(M, Opts.Guard.Action),
-                      Opts.Guard.ReturnValue, Opts.Guard.Accesses, IsEntry};
+                      Opts.Guard.ReturnValue, Opts.Guard.Accesses, IsEntry,
+                      Opts.Guard.TypeAlignment};
   if (std::optional<Suppression> Why = Suppressed.of(F))
     Request.SuppressedBy = Why->Rule;
   auto PlanOn = [&](Function &G, ArrayRef<AlignmentPromise> Of) {
@@ -364,7 +367,7 @@ void Auditor::remark(const AlignmentPromise &A, const AuditFinding &F) {
       A.Inst ? A.Inst->getParent() : &A.F->getEntryBlock();
   if (A.Inst && A.Inst->getDebugLoc())
     Loc = DiagnosticLocation(A.Inst->getDebugLoc());
-  if (isVerified(F.Status))
+  if (!isListedByDefault(F.Status))
     ORE.emit([&] {
       return Fill(OptimizationRemarkAnalysis(DEBUG_TYPE, Name, Loc, Region));
     });
@@ -394,12 +397,18 @@ AuditReport Auditor::run() {
     std::optional<Suppression> Suppressing = Suppressed.of(F);
     for (size_t I = 0; I != Promises.size(); ++I) {
       const AlignmentPromise &A = Promises[I];
+      // Alignment 1 promises nothing: not a finding, not counted.
+      if (A.isTrivial())
+        continue;
       Verdict V = classify(A);
-      if (!isVerified(V.Status) && isOptedOut(F))
+      if (isListedByDefault(V.Status) && isOptedOut(F))
         V.Reason += std::string(V.Reason.empty() ? "" : "; ") +
                     "the function opts out with \"no-align-guard\"";
       // What nothing checks, the user opted out of: listed with the rule.
-      if (!isVerified(V.Status) && Suppressing)
+      // A type alignment stays `type`: not a promise to suppress.
+      if ((V.Status == AuditStatus::Unchecked ||
+           V.Status == AuditStatus::Unsupported) &&
+          Suppressing)
         V = {AuditStatus::Suppressed, Suppressing->Rule};
       Report.Findings.push_back(describe(A, V));
       if (V.Status == AuditStatus::Suppressed)

@@ -34,6 +34,8 @@ using namespace llvm;
 #define DEBUG_TYPE "align-guard"
 
 STATISTIC(NumTrivial, "Promises of alignment 1, which need no check");
+STATISTIC(NumTypeAlignment,
+          "Type alignments on references, not checked by default");
 STATISTIC(NumUnsupported, "Promises left alone, with a warning");
 STATISTIC(NumRedundant, "Checks left out: an earlier check covers them");
 STATISTIC(NumAlreadyChecked,
@@ -65,7 +67,12 @@ void reportPlan(const CheckPlan &Plan, OptimizationRemarkEmitter &ORE,
              "in function '" + F.getName() + "': " + promiseKindName(A.Kind) +
                  " on " + D.Subject + " left unchecked: " + L.Why);
     }
-    NumTrivial += L.Reason == LeftOutReason::Trivial;
+    NumTypeAlignment += L.Reason == LeftOutReason::TypeAlignment;
+    // Alignment 1 is no promise at all: no remark, as the audit lists none.
+    if (L.Reason == LeftOutReason::Trivial) {
+      ++NumTrivial;
+      continue;
+    }
     NumRedundant += L.Reason == LeftOutReason::Covered;
     NumAlreadyChecked += L.Reason == LeftOutReason::Checked ||
                          L.Reason == LeftOutReason::Guarded;
@@ -164,8 +171,14 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // A suppressed function gets no check: nothing to prepare for.
   for (Function *F : Functions) {
     bool IsEntry = Entries.isEntry(*F);
+    // A type alignment left unchecked needs no preparation (no fallback
+    // copy for a function whose only promises are references).
+    std::vector<AlignmentPromise> ToPrepare = collect(*F, IsEntry, Opts);
+    if (!Opts.TypeAlignment)
+      llvm::erase_if(ToPrepare,
+                     [](const AlignmentPromise &A) { return A.TypeImplied; });
     if (!Suppressed->of(*F) &&
-        prepareForChecks(*F, collect(*F, IsEntry, Opts),
+        prepareForChecks(*F, ToPrepare,
                          IsEntry && Action == FailureAction::Fallback, Copies,
                          FAM)) {
       FAM.invalidate(*F, PreservedAnalyses::none());
@@ -178,7 +191,8 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     std::vector<AlignmentPromise> Promises = collect(*F, IsEntry, Opts);
     if (Promises.empty())
       continue;
-    PlanRequest Request{Action, Opts.ReturnValue, Opts.Accesses, IsEntry};
+    PlanRequest Request{Action, Opts.ReturnValue, Opts.Accesses, IsEntry,
+                        Opts.TypeAlignment};
     if (std::optional<Suppression> Why = Suppressed->of(*F))
       Request.SuppressedBy = Why->Rule;
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(*F);

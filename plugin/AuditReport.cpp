@@ -24,6 +24,8 @@ StringRef auditStatusName(AuditStatus Status) {
     return "unsupported";
   case AuditStatus::Suppressed:
     return "suppressed";
+  case AuditStatus::Type:
+    return "type";
   }
   llvm_unreachable("unknown audit status");
 }
@@ -48,6 +50,9 @@ void AuditSummary::add(AuditStatus S) {
     break;
   case AuditStatus::Suppressed:
     ++Suppressed;
+    break;
+  case AuditStatus::Type:
+    ++Type;
     break;
   }
 }
@@ -100,7 +105,7 @@ void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
   std::vector<std::vector<std::string>> Rows = {
       {"STATUS", "KIND", "FUNCTION", "SUBJECT", "ALIGN", "LOCATION", "REASON"}};
   for (const AuditFinding &F : R.Findings)
-    if (All || !isVerified(F.Status))
+    if (All || isListedByDefault(F.Status))
       Rows.push_back(
           {auditStatusName(F.Status).str(), F.Kind, cell(F.Function),
            cell(F.Subject), alignmentText(F), cell(location(F)),
@@ -128,7 +133,7 @@ void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
   OS << "summary: " << S.Total << " assumptions: " << S.Unchecked
      << " unchecked, " << S.Guarded << " guarded, " << S.Checked << " checked, "
      << S.Implied << " implied, " << S.Unsupported << " unsupported, "
-     << S.Suppressed << " suppressed\n";
+     << S.Suppressed << " suppressed, " << S.Type << " type\n";
 }
 
 template <typename T> static json::Value optional(const std::optional<T> &V) {
@@ -151,7 +156,7 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
     J.attribute("module", R.Module);
     J.attributeArray("assumptions", [&] {
       for (const AuditFinding &F : R.Findings) {
-        if (!All && isVerified(F.Status))
+        if (!All && !isListedByDefault(F.Status))
           continue;
         J.object([&] {
           J.attribute("function", F.Function);
@@ -190,6 +195,7 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
       J.attribute("implied", S.Implied);
       J.attribute("unsupported", S.Unsupported);
       J.attribute("suppressed", S.Suppressed);
+      J.attribute("type", S.Type);
     });
   });
   OS << "\n";

@@ -22,6 +22,8 @@
 
 namespace alignguard {
 
+/// Type: the alignment of a reference's type (AlignmentPromise::
+/// TypeImplied), not a kernel's promise; counted, listed only with `all`.
 enum class AuditStatus {
   Guarded,
   Checked,
@@ -29,10 +31,11 @@ enum class AuditStatus {
   Unchecked,
   Unsupported,
   Suppressed, ///< unchecked, but the ignorelist or the source opts it out
+  Type,       ///< a reference's type alignment, left unchecked
 };
 
 /// `guarded`, `checked`, `implied`, `unchecked`, `unsupported`,
-/// `suppressed`.
+/// `suppressed`, `type`.
 llvm::StringRef auditStatusName(AuditStatus Status);
 
 /// True for the statuses that need no attention (listed only with `all`).
@@ -42,6 +45,12 @@ inline bool isVerified(AuditStatus S) {
 }
 
 /// What align-guard would do with a promise (`align-guard-audit<plan>`).
+/// Listed without `all`: unchecked, unsupported and suppressed promises.
+inline bool isListedByDefault(AuditStatus S) {
+  return S == AuditStatus::Unchecked || S == AuditStatus::Unsupported ||
+         S == AuditStatus::Suppressed;
+}
+
 struct PlannedAction {
   bool Check = false;      ///< it gets a check of its own
   std::optional<int> Site; ///< the site that checks or covers it
@@ -74,7 +83,7 @@ struct AuditFinding {
 
 struct AuditSummary {
   unsigned Total = 0, Guarded = 0, Checked = 0, Implied = 0, Unchecked = 0,
-           Unsupported = 0, Suppressed = 0;
+           Unsupported = 0, Suppressed = 0, Type = 0;
   void add(AuditStatus S);
 };
 

@@ -99,13 +99,14 @@ struct CheckSite {
 
 /// Why a promise gets no check of its own.
 enum class LeftOutReason {
-  Unsupported, ///< no check can be inserted (Promises.h says why)
-  Trivial,     ///< alignment 1
-  Checked,     ///< the code's own test, or the IR's construction
-  Guarded,     ///< an earlier align-guard run's check
-  Covered,     ///< another planned check covers it
-  NotInScope,  ///< align-guard with these options does not check it
-  Suppressed,  ///< the ignorelist or the source opts its function out
+  Unsupported,   ///< no check can be inserted (Promises.h says why)
+  Trivial,       ///< alignment 1
+  TypeAlignment, ///< the type's alignment on a reference (Promises.h)
+  Checked,       ///< the code's own test, or the IR's construction
+  Guarded,       ///< an earlier align-guard run's check
+  Covered,       ///< another planned check covers it
+  NotInScope,    ///< align-guard with these options does not check it
+  Suppressed,    ///< the ignorelist or the source opts its function out
 };
 
 struct LeftOutPromise {

@@ -433,14 +433,20 @@ CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
   SmallVector<const AlignmentPromise *, 8> Accesses;
   for (const AlignmentPromise &A : Promises) {
     std::string Why;
-    if (!Req.SuppressedBy.empty())
+    // Alignment 1 promises nothing, whatever the pointer: not even a warning.
+    // A type alignment left unchecked stays one in a suppressed function;
+    // the suppression covers the rest.
+    bool LeftType = A.TypeImplied && !Req.TypeAlignment;
+    if (A.isTrivial())
+      leaveOut(A, LeftOutReason::Trivial,
+               "alignment 1 promises nothing; no check needed");
+    else if (!Req.SuppressedBy.empty() && !(LeftType && A.isSupported()))
       leaveOut(A, LeftOutReason::Suppressed,
                suppressionReason(Req.SuppressedBy));
     else if (!A.isSupported())
       leaveOut(A, LeftOutReason::Unsupported, A.Unsupported);
-    else if (A.isTrivial())
-      leaveOut(A, LeftOutReason::Trivial,
-               "alignment 1 promises nothing; no check needed");
+    else if (LeftType)
+      leaveOut(A, LeftOutReason::TypeAlignment, TypeAlignmentWhy);
     else if (A.Guarded)
       leaveOut(A, LeftOutReason::Guarded,
                "guarded by an earlier align-guard "
@@ -466,6 +472,10 @@ CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
 std::string suppressionReason(StringRef Rule) {
   return "suppressed by " + Rule.str();
 }
+
+const char *const TypeAlignmentWhy =
+    "the alignment of a reference's type, not a kernel's promise; "
+    "align-guard<type-alignment> checks it";
 
 CheckPlan planChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
                      const PlanRequest &Request, PlannerAnalyses Analyses) {

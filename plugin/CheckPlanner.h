@@ -33,11 +33,17 @@ struct PlanRequest {
   bool Accesses = false;
   /// The function is a kernel entry point (EntryPoints.h).
   bool IsEntry = false;
+  /// Check type alignments too (align-guard<type-alignment>).
+  bool TypeAlignment = false;
   /// The rule that suppresses the function's checks (Suppressions.h:
   /// `fun:main at ubsan.txt:2`); empty: none. Every promise of a
-  /// suppressed function is left out.
+  /// suppressed function is left out (a type alignment left unchecked
+  /// stays LeftOutReason::TypeAlignment).
   std::string SuppressedBy;
 };
+
+/// Why a type alignment gets no check (LeftOutReason::TypeAlignment).
+extern const char *const TypeAlignmentWhy;
 
 /// The analyses the planner reads (from the function analysis manager).
 struct PlannerAnalyses {

@@ -50,6 +50,24 @@ bool isABIAlignment(const Argument &A) {
          A.hasAttribute(Attribute::ByRef);
 }
 
+bool isTypeAlignment(const AttributeList &Attrs, int ArgNo,
+                     uint64_t Alignment) {
+  if (Alignment <= 1 || Alignment > 16)
+    return false;
+  bool Ret = ArgNo < 0;
+  unsigned RetOrParam = Ret ? 0 : unsigned(ArgNo);
+  uint64_t Deref = Ret ? Attrs.getRetDereferenceableBytes()
+                       : Attrs.getParamDereferenceableBytes(RetOrParam);
+  uint64_t DerefOrNull =
+      Ret ? Attrs.getRetDereferenceableOrNullBytes()
+          : Attrs.getParamDereferenceableOrNullBytes(RetOrParam);
+  for (uint64_t Size : {Deref, DerefOrNull})
+    if (Size && Size % Alignment == 0)
+      return true;
+  return Ret ? Attrs.hasRetAttr(Attribute::NonNull)
+             : Attrs.hasParamAttr(RetOrParam, Attribute::NonNull);
+}
+
 static std::string typeName(Type *T) {
   std::string S;
   raw_string_ostream OS(S);
@@ -212,6 +230,8 @@ collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
       Found.push_back(makePromise(PromiseKind::ParamAttr, F, nullptr, &Arg,
                                   Align->value(), DL));
       Found.back().Param = &Arg;
+      Found.back().TypeImplied =
+          isTypeAlignment(F.getAttributes(), Arg.getArgNo(), Align->value());
     }
   }
 
@@ -224,6 +244,8 @@ collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
           if (Value *V = Ret->getReturnValue()) {
             Found.push_back(makePromise(PromiseKind::ReturnAttr, F, Ret, V,
                                         RetAlign->value(), DL));
+            Found.back().TypeImplied = isTypeAlignment(
+                F.getAttributes(), /*ArgNo=*/-1, RetAlign->value());
             break;
           }
 
@@ -257,9 +279,17 @@ collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
 
     if (Scope.Returns)
       if (auto *CB = dyn_cast<CallBase>(&I))
-        if (MaybeAlign RetAlign = CB->getRetAlign())
+        if (MaybeAlign RetAlign = CB->getRetAlign()) {
           Found.push_back(makePromise(PromiseKind::ReturnAttr, F, CB, CB,
                                       RetAlign->value(), DL));
+          // The call's attributes, or its callee's where it has none.
+          const Function *Callee = CB->getCalledFunction();
+          Found.back().TypeImplied =
+              isTypeAlignment(CB->getAttributes(), /*ArgNo=*/-1,
+                              RetAlign->value()) ||
+              (Callee && isTypeAlignment(Callee->getAttributes(),
+                                         /*ArgNo=*/-1, RetAlign->value()));
+        }
 
     if (Scope.Accesses && IsEntry) {
       // align-guard<accesses> marks what it checked, like guarded assumes.

@@ -86,6 +86,11 @@ struct AlignmentPromise {
   llvm::Value *Offset = nullptr;
   /// Why the pass leaves this promise alone; empty when it can check it.
   std::string Unsupported;
+  /// The alignment is the one the pointee's type implies on a pointer the
+  /// frontend marks as a reference (C++ references and `this`, rustc's
+  /// references): see isTypeAlignment. Not a kernel's promise; align-guard
+  /// and the audit leave it out unless asked for `type-alignment`.
+  bool TypeImplied = false;
 
   bool isSupported() const { return Unsupported.empty(); }
   /// A compile-time alignment of 1 promises nothing: no check needed.
@@ -113,6 +118,21 @@ struct AlignmentTest {
 
 /// Reads Cond as an AlignmentTest, or returns false.
 bool matchAlignmentTest(llvm::Value *Cond, AlignmentTest &Test);
+
+/// The rule for type alignment: `align N` on a parameter or a return value
+/// that the frontend also marks `dereferenceable(M)` or
+/// `dereferenceable_or_null(M)` with M a multiple of N, or `nonnull`, and N
+/// at most 16. That is what clang writes for every C++ reference, `this`
+/// and reference return (`align alignof(T) dereferenceable(sizeof(T))`),
+/// and rustc for references (`&[f32; 16]`: `align 4 dereferenceable(64)`;
+/// a slice: `nonnull align 4`). A type's size is a multiple of its
+/// alignment, so a larger N than M's share is not a type's; and no scalar
+/// type of the targets AlignGuard supports is aligned beyond 16 (long
+/// double, __int128), so a larger N is an alignment someone wrote: rustc's
+/// `#[repr(align(64))]`, alignas(64), a vector type of 32 or 64 bytes.
+/// ArgNo is a parameter's number, or -1 for the return value.
+bool isTypeAlignment(const llvm::AttributeList &Attrs, int ArgNo,
+                     uint64_t Alignment);
 
 /// True when an `align` on this parameter is part of the calling convention,
 /// not a caller's promise: the callee's own copy (byval, inalloca,

@@ -6,8 +6,10 @@
   agreement.py --self-test
 
 For every IR file, every failure action (abort, trap, recover, return=-1,
-fallback) and, for a file with over-aligned accesses, every action with
-`;accesses` as well, this runs the audit and the guard on the same input:
+fallback), for a file with over-aligned accesses every action with
+`;accesses` as well, and for a file with type alignments (the audit's
+`type` status) abort and recover with `;type-alignment`, this runs the audit
+and the guard on the same input:
 
   opt -passes='align-guard-audit<json;all;plan;ACTION[;accesses]>' IN.ll
   opt -passes='align-guard<ACTION[;accesses]>,verify' -S IN.ll -o OUT.ll \\
@@ -16,7 +18,7 @@ fallback) and, for a file with over-aligned accesses, every action with
 and checks that the audit (its statuses and its `plan` object, computed
 before any instrumentation) predicts the guard's remarks, warnings and IR:
 
- 1. A finding the audit calls `checked` or `guarded` gets no check of its
+ 1. A finding the audit calls `checked`, `guarded` or `type` gets no check of its
     own (no `Checked` remark), and its plan says so.
  2. An `unsupported` finding of a promise align-guard looks at gets the
     guard's warning `KIND on SUBJECT left unchecked: REASON`, REASON being
@@ -81,6 +83,17 @@ NO_RETURNS = "align-guard does not check return promises"
 OPTED_OUT = 'the function opts out with "no-align-guard"'
 NOT_IN_SCOPE = {NOT_ENTRY_PARAM, NOT_ENTRY_ACCESS, NO_ACCESSES, NO_RETURNS,
                 OPTED_OUT}
+# The planner's reason for a type alignment (CheckPlanner.cpp,
+# TypeAlignmentWhy): the audit's `type` status, no check without
+# `type-alignment`.
+TYPE_ALIGNMENT = ("the alignment of a reference's type, not a kernel's "
+                  "promise; align-guard<type-alignment> checks it")
+# The planner's reason for a promise of a suppressed function (CheckPlanner.cpp,
+# suppressionReason): the audit's `suppressed` status for what would otherwise
+# be unchecked or unsupported; a type alignment stays `type`.
+SUPPRESSED_BY = "suppressed by "
+# Statuses whose promise gets no check of its own.
+NO_CHECK_STATUSES = ("checked", "guarded", "type", "suppressed")
 
 NAME = r'(?:"(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)'
 DEFINE = re.compile(r'^define\b([^@]*)@(' + NAME + r')\(')
@@ -358,9 +371,21 @@ def compare(findings, guard, fails_in, fails_out, entry, accesses,
             disagree(errors, "audit: %s: plan.check true without site, action "
                      "and placement: %s" % (show(f), show_finding(f)))
         # 1. (the audit's side) checked and guarded promises get no check.
-        if f["status"] in ("checked", "guarded") and p["check"]:
+        if f["status"] in NO_CHECK_STATUSES and p["check"]:
             disagree(errors, "audit: %s is %s, yet its plan gives it a check: "
                      "%s" % (show(f), f["status"], show_finding(f)))
+        # A type alignment: status `type` exactly when the plan says so.
+        if (f["status"] == "type") != (p["reason"] == TYPE_ALIGNMENT and
+                                       not p["check"]):
+            disagree(errors, "audit: %s: status %s, but the plan %s a type "
+                     "alignment: %s" % (show(f), f["status"],
+                                        "calls it" if f["status"] != "type"
+                                        else "does not call it",
+                                        show_finding(f)))
+        if f["status"] == "suppressed" and not (
+                p["reason"] or "").startswith(SUPPRESSED_BY):
+            disagree(errors, "audit: %s is suppressed, but the plan does not "
+                     "say so: %s" % (show(f), show_finding(f)))
         if f["status"] == "unsupported" and (p["check"] or
                                              p["site"] is not None):
             disagree(errors, "audit: %s is unsupported, yet its plan gives "
@@ -379,7 +404,7 @@ def compare(findings, guard, fails_in, fails_out, entry, accesses,
     # finding: more Checked remarks than findings of another status.
     for k, cs in sorted(checked_by_key.items()):
         fs = by_key.get(k, [])
-        open_ = [f for f in fs if f["status"] not in ("checked", "guarded")]
+        open_ = [f for f in fs if f["status"] not in NO_CHECK_STATUSES]
         closed = [f for f in fs if f not in open_]
         if len(cs) > len(open_) and closed:
             c = cs[len(open_)]
@@ -644,8 +669,21 @@ def main_runs(args):
                 if action == ACTIONS[0] and not accesses:
                     has_accesses = any(f["kind"] == "access"
                                        for f in findings)
+                    has_type = any(f["status"] == "type" for f in findings)
             if not has_accesses:
                 break
+        # Type alignments, checked on request: two actions suffice.
+        for action in (ACTIONS[0], "recover") if has_type else ():
+            action += ";type-alignment"
+            label = "%s %s" % (names[path], action)
+            try:
+                _, counts = one_run(args, path, names[path], texts[path],
+                                    action, False, tmp)
+                out.append((label, counts))
+            except (Disagreement, ToolFailure) as e:
+                out.append((label, e))
+                if not args.keep_going:
+                    return out
         return out
 
     runs, failed, refused = 0, 0, 0
@@ -807,6 +845,11 @@ Args:
         fs[0]["plan"].update(check=False, site=None, action=None,
                              placement=None, reason="checked by the code")
 
+    def status_type(fs, g, fin, fout, vis):
+        # 1: the audit calls the checked promise a type alignment
+        fs[0]["status"] = "type"
+        fs[0]["reason"] = TYPE_ALIGNMENT
+
     def no_warning(fs, g, fin, fout, vis):
         g["warned"] = []                       # 2: warning missing
 
@@ -840,6 +883,7 @@ Args:
         fs[5]["function"] = "naked"            # the plan: not an entry
 
     broken = [mutated("1 checked but checked again", status_checked),
+              mutated("1 type alignment but checked", status_type),
               mutated("2 no unsupported warning", no_warning),
               mutated("2 warning with another reason", other_reason),
               mutated("3 check the plan lacks", unplanned_check),

@@ -17,9 +17,9 @@ FINDING = {"function", "kind", "subject", "argument", "alignment", "offset",
            "suppression"}
 KINDS = {"assume-bundle", "assume-icmp", "param-attr", "return-attr", "access"}
 STATUSES = {"guarded", "checked", "implied", "unchecked", "unsupported",
-            "suppressed"}
+            "suppressed", "type"}
 SUMMARY = {"total", "unchecked", "guarded", "checked", "implied", "unsupported",
-           "suppressed"}
+           "suppressed", "type"}
 
 
 def fail(msg):
@@ -61,7 +61,7 @@ def check_module(doc, where):
                 fail("%s: %s must be a string or null" % (w, key))
         if a["file"] is None and (a["line"] is not None or a["column"] is not None):
             fail("%s: line/column without file" % w)
-        if a["status"] in ("unchecked", "unsupported", "suppressed") and not a["reason"]:
+        if a["status"] in ("unchecked", "unsupported", "suppressed", "type") and not a["reason"]:
             fail("%s: an %s finding needs a reason" % (w, a["status"]))
         if (a["suppression"] is not None) != (a["status"] == "suppressed") or \
                 a["suppression"] not in (None, "external", "inSource"):
@@ -74,7 +74,8 @@ def check_module(doc, where):
             "" if a["suppression"] is None else " | " + a["suppression"]))
     print("summary %s" % " ".join("%s=%d" % (k, s[k]) for k in
                                   ["total", "unchecked", "guarded", "checked",
-                                   "implied", "unsupported", "suppressed"]))
+                                   "implied", "unsupported", "suppressed",
+                                   "type"]))
 
 
 def main():

@@ -1088,6 +1088,76 @@ define void @f(i8* align 16 %p) {
             "not an entry point: its callers in this module make the promise");
 }
 
+// The type-alignment rule (Promises.h, isTypeAlignment): a reference's
+// `align alignof(T) dereferenceable(sizeof(T))` (or nonnull) up to 16 is the
+// type's; align 64 with dereferenceable (rustc's repr(align(64))), align 16
+// with dereferenceable(4) (no type's) and a bare align 8 are promises.
+const char *TypeAlignments = R"(
+define void @f(i8* align 8 dereferenceable(16) %ref,
+               i8* nonnull align 4 %slice,
+               i8* align 16 dereferenceable_or_null(32) %maybe,
+               i8* align 64 dereferenceable(64) %block,
+               i8* align 16 dereferenceable(4) %odd,
+               i8* align 8 %plain) {
+  ret void
+}
+)";
+
+TEST(CheckPlanner, TypeAlignmentsAreLeftOutByDefault) {
+  auto P = plan(TypeAlignments, request());
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  const bool Type[] = {true, true, true, false, false, false};
+  for (unsigned I = 0; I != 6; ++I) {
+    SCOPED_TRACE(I);
+    const AlignmentPromise *A = P->promise(PromiseKind::ParamAttr, I);
+    ASSERT_NE(A, nullptr);
+    EXPECT_EQ(A->TypeImplied, Type[I]);
+    const LeftOutPromise *L = P->leftOut(A);
+    if (Type[I]) {
+      ASSERT_NE(L, nullptr);
+      EXPECT_EQ(L->Reason, LeftOutReason::TypeAlignment);
+      EXPECT_EQ(L->Why, TypeAlignmentWhy);
+    } else {
+      EXPECT_EQ(L, nullptr);
+      EXPECT_GE(P->checkedAt(A), 0);
+    }
+  }
+}
+
+TEST(CheckPlanner, TypeAlignmentRequestChecksThem) {
+  PlanRequest R = request();
+  R.TypeAlignment = true;
+  auto P = plan(TypeAlignments, R);
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  for (unsigned I = 0; I != 6; ++I) {
+    const AlignmentPromise *A = P->promise(PromiseKind::ParamAttr, I);
+    ASSERT_NE(A, nullptr);
+    EXPECT_EQ(P->leftOut(A), nullptr) << I;
+    EXPECT_GE(P->checkedAt(A), 0) << I;
+  }
+}
+
+TEST(CheckPlanner, AlignmentOneIsTrivialEvenWhenUnsupported) {
+  const char *IR = R"(
+target datalayout = "ni:1"
+define void @f(i8 addrspace(1)* align 1 %p, i8 addrspace(1)* align 8 %q) {
+  ret void
+}
+)";
+  auto P = plan(IR, request());
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  const LeftOutPromise *One = P->leftOut(P->promise(PromiseKind::ParamAttr));
+  ASSERT_NE(One, nullptr);
+  EXPECT_EQ(One->Reason, LeftOutReason::Trivial);
+  const LeftOutPromise *Eight =
+      P->leftOut(P->promise(PromiseKind::ParamAttr, 1));
+  ASSERT_NE(Eight, nullptr);
+  EXPECT_EQ(Eight->Reason, LeftOutReason::Unsupported);
+}
+
 TEST(CheckPlanner, AccessWithoutTheAccessesOptionIsNotInScope) {
   auto P = plan(Step16Loop, request(FailureAction::Abort, true,
                                     /*Accesses=*/false),

@@ -48,6 +48,6 @@ entry:
 ; AUDIT-NEXT: suppressed assume-bundle known | argument #0 'p' | {{.*}} | annotate("no_align_guard") at k.c:3 | inSource
 ; AUDIT-NEXT: unchecked param-attr other |
 ; AUDIT-NEXT: unchecked assume-bundle other |
-; AUDIT-NEXT: summary total=4 unchecked=2 guarded=0 checked=0 implied=0 unsupported=0 suppressed=2
+; AUDIT-NEXT: summary total=4 unchecked=2 guarded=0 checked=0 implied=0 unsupported=0 suppressed=2 type=0
 
 declare void @llvm.assume(i1)

@@ -25,7 +25,7 @@ known_site(float *p) {
 
 // REMARK: remark: {{.*}}annotate-opt-out.c:[[@LINE+4]]:{{[0-9]+}}: assume-bundle on argument #0 'p' checked at site 0
 // TABLE: unchecked   assume-bundle  checked_site  argument #0 'p'  64  {{.*}}annotate-opt-out.c:[[@LINE+3]]:{{[0-9]+}}  nothing checks it
-// TABLE: summary: {{[0-9]+}} assumptions: 1 unchecked, 0 guarded, {{[0-9]+}} checked, 0 implied, 0 unsupported, 1 suppressed
+// TABLE: summary: {{[0-9]+}} assumptions: 1 unchecked, 0 guarded, {{[0-9]+}} checked, 0 implied, 0 unsupported, 1 suppressed, 0 type
 __attribute__((noinline)) float checked_site(float *p) {
   float *q = __builtin_assume_aligned(p, 64);
   return q[0] + q[1];
