@@ -64,19 +64,25 @@ config.substitutions.append(("%mlir-lower", "%s %s --bin %s" % (
     config.llvm_bin)))
 if os.path.exists(mlir_opt) and os.path.exists(os.path.join(config.llvm_bin, "mlir-translate")):
     config.available_features.add("mlir")
-    probe = subprocess.run(
-        [mlir_opt, "--convert-vector-to-llvm"], capture_output=True, text=True,
-        input="func.func @f(%m: memref<8xf32>, %i: index) -> vector<8xf32> {\n"
-              "  %v = vector.load %m[%i] {alignment = 32} : memref<8xf32>, vector<8xf32>\n"
-              "  return %v : vector<8xf32>\n}\n")
-    if probe.returncode == 0 and re.search(r"llvm\.load .*alignment = 32\b", probe.stdout):
+
+    def mlir_prints(mlir_pass, text, expected):
+        """Whether mlir-opt --MLIR_PASS on TEXT succeeds and prints EXPECTED
+        (a regular expression)."""
+        probe = subprocess.run([mlir_opt, "--" + mlir_pass], capture_output=True,
+                               text=True, input=text)
+        return probe.returncode == 0 and re.search(expected, probe.stdout)
+
+    if mlir_prints("convert-vector-to-llvm",
+                   "func.func @f(%m: memref<8xf32>, %i: index) -> vector<8xf32> {\n"
+                   "  %v = vector.load %m[%i] {alignment = 32} : memref<8xf32>, vector<8xf32>\n"
+                   "  return %v : vector<8xf32>\n}\n",
+                   r"llvm\.load .*alignment = 32\b"):
         config.available_features.add("mlir-vector-alignment")
-    probe = subprocess.run(
-        [mlir_opt, "--generate-runtime-verification"], capture_output=True, text=True,
-        input="func.func @f(%a: memref<?xf32>) {\n"
-              "  memref.assume_alignment %a, 32 : memref<?xf32>\n"
-              "  return\n}\n")
-    if probe.returncode == 0 and "not aligned to 32" in probe.stdout:
+    if mlir_prints("generate-runtime-verification",
+                   "func.func @f(%a: memref<?xf32>) {\n"
+                   "  memref.assume_alignment %a, 32 : memref<?xf32>\n"
+                   "  return\n}\n",
+                   r"not aligned to 32"):
         config.available_features.add("mlir-verifies-alignment")
 
 config.substitutions.append(("%llvm-ar", os.path.join(config.llvm_bin, "llvm-ar")))
