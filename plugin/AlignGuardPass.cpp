@@ -49,6 +49,7 @@ std::vector<AlignmentPromise> collect(Function &F, bool IsEntry,
                                       const AlignGuardOptions &Opts) {
   CollectScope Scope;
   Scope.Accesses = Opts.Accesses;
+  Scope.Returns = true;
   return collectAlignmentPromises(F, IsEntry, Scope);
 }
 
@@ -167,7 +168,7 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Prepare every function before any is instrumented: a fallback copy is
   // cloned from a body (and callees) that no check has touched.
   UnalignedCopies Copies;
-  bool Changed = false;
+  bool Changed = prepareReturnPromises(M, Opts.TypeAlignment);
   // A suppressed function gets no check: nothing to prepare for.
   for (Function *F : Functions) {
     bool IsEntry = Entries.isEntry(*F);

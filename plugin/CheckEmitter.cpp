@@ -22,6 +22,7 @@ STATISTIC(NumChecks, "Alignment checks inserted");
 STATISTIC(NumBundleChecks, "Checks of \"align\" assume bundles");
 STATISTIC(NumICmpChecks, "Checks of legacy icmp alignment assumes");
 STATISTIC(NumParamChecks, "Checks of align parameter attributes");
+STATISTIC(NumReturnChecks, "Checks of pointers returned with a promise");
 STATISTIC(NumAccessChecks, "Checks of over-aligned accesses (accesses)");
 STATISTIC(NumFedPromisesDropped,
           "align attributes dropped below a recovering check");
@@ -85,8 +86,10 @@ private:
     CallInst *Assume; ///< the assume the site's promises stay in, or null
   };
   Materialized materialize(const CheckSite &S);
-  CallInst *materializeParamPromises(const CheckSite &S,
-                                     ArrayRef<ScalarCheck> Checks);
+  /// Moves the promises of a parameter or return site from their
+  /// attributes into an assume at the site (none under recover).
+  CallInst *materializeAttributePromises(const CheckSite &S,
+                                         ArrayRef<ScalarCheck> Checks);
   void emitSite(const CheckSite &S, const Materialized &M);
   PreparedCheck prepare(CheckBuilder &B, const ScalarCheck &C);
   Value *anyFails(CheckBuilder &B, std::vector<PreparedCheck> &Prepared);
@@ -104,11 +107,27 @@ private:
   ScalarEvolution &SE;
 };
 
-CallInst *Emitter::materializeParamPromises(const CheckSite &S,
-                                            ArrayRef<ScalarCheck> Checks) {
-  // The attribute goes: the optimiser would otherwise prove the check false.
+/// Removes the attribute that makes A (a parameter's or a call's return
+/// promise): the optimiser would otherwise prove A's check false. A
+/// callee's own return promise moved to its calls before planning
+/// (prepareReturnPromises).
+void removePromiseAttribute(const AlignmentPromise &A) {
+  if (A.Kind == PromiseKind::ParamAttr) {
+    A.F->removeParamAttr(A.Param->getArgNo(), Attribute::Alignment);
+    return;
+  }
+  auto *CB = cast<CallBase>(A.Inst);
+  if (A.FromAllocAlign)
+    CB->setAttributes(compat::withoutAllocAlign(
+        CB->getContext(), CB->getAttributes(), CB->arg_size()));
+  else
+    CB->removeRetAttr(Attribute::Alignment);
+}
+
+CallInst *Emitter::materializeAttributePromises(const CheckSite &S,
+                                                ArrayRef<ScalarCheck> Checks) {
   for (const AlignmentPromise *A : S.Promises)
-    F.removeParamAttr(A->Param->getArgNo(), Attribute::Alignment);
+    removePromiseAttribute(*A);
   if (!S.Policy.isTerminal())
     return nullptr; // recover keeps no promise
   // The promise itself, not instrumentation: no !nosanitize.
@@ -159,8 +178,8 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
                           Subject + " element " + std::to_string(I), Guard,
                           Alignment});
   }
-  if (S.Kind == SiteKind::EntryParams &&
-      (M.Assume = materializeParamPromises(S, M.Checks)))
+  if ((S.Kind == SiteKind::EntryParams || S.Kind == SiteKind::Return) &&
+      (M.Assume = materializeAttributePromises(S, M.Checks)))
     M.SplitBefore = M.Assume;
   return M;
 }
@@ -322,7 +341,8 @@ void countCheck(PromiseKind Kind) {
     ++NumAccessChecks;
     break;
   case PromiseKind::ReturnAttr:
-    llvm_unreachable("align-guard does not check return attributes");
+    ++NumReturnChecks;
+    break;
   }
 }
 
@@ -449,6 +469,7 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
     return; // it promised only what the checks' branches now say
   GuardNote Note;
   Note.FromParamAttr = S.Kind == SiteKind::EntryParams;
+  Note.FromReturnAttr = S.Kind == SiteKind::Return;
   Note.Downgrade = S.Policy.Downgrade;
   writeGuardNote(*Assume, Note);
 }

@@ -39,10 +39,11 @@
 namespace alignguard {
 
 /// What a site checks: the promises of one assume, the `align` parameters
-/// of an entry point, or the over-aligned accesses checked at one place.
-enum class SiteKind { Assume, EntryParams, Accesses };
+/// of an entry point, the over-aligned accesses checked at one place, or
+/// the pointer a call returns (right after the call).
+enum class SiteKind { Assume, EntryParams, Accesses, Return };
 
-/// `assume`, `entry-params`, `accesses`.
+/// `assume`, `entry-params`, `accesses`, `return`.
 llvm::StringRef siteKindName(SiteKind K);
 
 /// How the failing side of a site's checks ends.

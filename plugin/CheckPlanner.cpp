@@ -77,7 +77,16 @@ private:
   /// Leaves A out when something checks it already; true if so.
   bool leaveOutIfChecked(const AlignmentPromise &A);
   Instruction *placeOf(const AlignmentPromise &A) const {
-    return A.Kind == PromiseKind::ParamAttr ? EntryPoint : A.Inst;
+    if (A.Kind == PromiseKind::ParamAttr)
+      return EntryPoint;
+    if (A.Kind == PromiseKind::ReturnAttr)
+      return returnCheckPoint(*cast<CallBase>(A.Inst));
+    return A.Inst;
+  }
+  static SiteKind siteKindOf(const AlignmentPromise &A) {
+    return A.Assume                            ? SiteKind::Assume
+           : A.Kind == PromiseKind::ReturnAttr ? SiteKind::Return
+                                               : SiteKind::EntryParams;
   }
   /// The site of the assume or entry parameters that makes A.
   CheckSite &siteFor(const AlignmentPromise &A);
@@ -124,7 +133,15 @@ private:
 std::string Planner::whyNotInScope(const AlignmentPromise &A) const {
   switch (A.Kind) {
   case PromiseKind::ReturnAttr:
-    return "align-guard does not check return promises";
+    if (isa<ReturnInst>(A.Inst))
+      return "a function's own return promise is checked after each call "
+             "that relies on it";
+    if (isLibraryAlignedAllocator(*cast<CallBase>(A.Inst)))
+      return "the library's guarantee for '" +
+             cast<CallBase>(A.Inst)->getCalledFunction()->getName().str() +
+             "', which LLVM relies on whatever the attributes say: a check "
+             "would be folded away";
+    return "";
   case PromiseKind::ParamAttr:
     if (!Req.IsEntry)
       return "not an entry point: its callers in this module make the "
@@ -171,7 +188,7 @@ bool Planner::leaveOutIfChecked(const AlignmentPromise &A) {
 
 CheckSite &Planner::siteFor(const AlignmentPromise &A) {
   Instruction *At = placeOf(A);
-  SiteKind Kind = A.Assume ? SiteKind::Assume : SiteKind::EntryParams;
+  SiteKind Kind = siteKindOf(A);
   auto It = SiteAt.find(key(At, Kind));
   if (It != SiteAt.end())
     return Plan.Sites[It->second];
@@ -490,6 +507,8 @@ StringRef siteKindName(SiteKind K) {
     return "entry-params";
   case SiteKind::Accesses:
     return "accesses";
+  case SiteKind::Return:
+    return "return";
   }
   llvm_unreachable("unknown site kind");
 }

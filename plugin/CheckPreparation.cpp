@@ -2,12 +2,14 @@
 #include "CheckPreparation.h"
 
 #include "CheckPlanner.h"
+#include "Compat.h"
 #include "IRShapes.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
@@ -87,6 +89,63 @@ static bool readFieldsOnce(Function &F) {
   return Changed;
 }
 
+bool prepareReturnPromises(Module &M, bool TypeAlignment) {
+  bool Changed = false;
+  for (Function &Callee : M) {
+    if (Callee.isIntrinsic())
+      continue;
+    LLVMContext &Ctx = Callee.getContext();
+    AttributeList Attrs = Callee.getAttributes();
+    MaybeAlign RetAlign = Attrs.getRetAlignment();
+    bool MoveAlign =
+        RetAlign && (TypeAlignment ||
+                     !isTypeAlignment(Attrs, /*ArgNo=*/-1, RetAlign->value()));
+    std::optional<unsigned> AllocAlign = compat::allocAlignParam(Callee);
+    if (!MoveAlign && !AllocAlign)
+      continue;
+    SmallVector<CallBase *, 8> Calls;
+    for (User *U : Callee.users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        if (CB->getCalledFunction() == &Callee)
+          Calls.push_back(CB);
+    // Without calls there is nothing to move, and a definition's promise
+    // stays for the audit. LLVM knows a library allocator's alignment on
+    // its own: no check of its calls can stand, so nothing moves
+    // (CheckPlanner).
+    if (Calls.empty() || any_of(Calls, [](CallBase *CB) {
+          return isLibraryAlignedAllocator(*CB);
+        }))
+      continue;
+    for (CallBase *CB : Calls) {
+      if (MoveAlign && !CB->getAttributes().getRetAlignment())
+        CB->addRetAttr(Attribute::getWithAlignment(Ctx, *RetAlign));
+      if (AllocAlign && *AllocAlign < CB->arg_size())
+        compat::addAllocAlignParam(*CB, *AllocAlign);
+    }
+    if (MoveAlign)
+      Callee.removeRetAttr(Attribute::Alignment);
+    if (AllocAlign)
+      Callee.setAttributes(compat::withoutAllocAlign(
+          Ctx, Callee.getAttributes(), Callee.arg_size()));
+    Changed = true;
+  }
+  return Changed;
+}
+
+/// Gives each invoke whose result is checked a normal destination that it
+/// alone reaches, so that the check there runs only after it.
+static bool splitInvokeDestinations(ArrayRef<AlignmentPromise> Promises) {
+  bool Changed = false;
+  for (const AlignmentPromise &A : Promises)
+    if (auto *Invoke = dyn_cast_or_null<InvokeInst>(A.Inst))
+      if (A.Kind == PromiseKind::ReturnAttr && A.isSupported() &&
+          !A.isTrivial() && !Invoke->getNormalDest()->getSinglePredecessor()) {
+        SplitEdge(Invoke->getParent(), Invoke->getNormalDest());
+        Changed = true;
+      }
+  return Changed;
+}
+
 bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
                       bool Fallback, UnalignedCopies &Copies,
                       FunctionAnalysisManager &FAM) {
@@ -101,9 +160,10 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
   }
   if (Fallback && Checkable && whyNotForwardable(F).empty())
     Copies.getOrCreate(F);
+  bool Changed = splitInvokeDestinations(Promises);
   if (Accesses.empty())
-    return false;
-  bool Changed = readFieldsOnce(F);
+    return Changed;
+  Changed |= readFieldsOnce(F);
   Changed |= markDisjointOrs(F);
   Changed |= insertPreheaders(Accesses, FAM.getResult<DominatorTreeAnalysis>(F),
                               FAM.getResult<LoopAnalysis>(F));

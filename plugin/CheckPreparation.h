@@ -10,7 +10,16 @@
 //     descriptor), defined where the aggregate is, so that an address
 //     computed from it is loop-invariant;
 //   - `or disjoint` where an `or` adds (what InstCombine or a newer LLVM
-//     would mark), so that ScalarEvolution reads the address as affine.
+//     would mark), so that ScalarEvolution reads the address as affine;
+//   - an invoke whose result is promised aligned gets a normal destination
+//     of its own, where the check goes;
+//   - for the whole module first, a callee's return promise (`align` on its
+//     return, `allocalign` on a parameter) moves onto each of its calls:
+//     the check of one call can then drop the promise there without
+//     dropping it from the others (ValueTracking reads the callee's too).
+//
+//     declare align 64 ptr @get()          declare ptr @get()
+//     %p = call ptr @get()                 %p = call align 64 ptr @get()
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_CHECKPREPARATION_H
@@ -22,6 +31,10 @@
 #include "llvm/IR/PassManager.h"
 
 namespace alignguard {
+
+/// Moves every callee's return promise onto its calls (see above); a type
+/// alignment stays unless TypeAlignment. Returns true when anything moved.
+bool prepareReturnPromises(llvm::Module &M, bool TypeAlignment);
 
 /// Prepares F, whose promises are Promises, for planning. Fallback says
 /// whether its checks may fall back (then its copy is made now). Returns

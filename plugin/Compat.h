@@ -240,6 +240,56 @@ withReturnRangeAttr(llvm::LLVMContext &Ctx, const llvm::AttributeList &AL,
 #endif
 }
 
+/// The argument of CB marked `allocalign` (on the call or its callee): the
+/// run-time alignment of the returned block (LangRef: aligned, or null).
+/// The attribute is new in LLVM 15; before, no call has one.
+inline llvm::Value *allocAlignArgument(const llvm::CallBase &CB) {
+#if LLVM_VERSION_MAJOR >= 15
+  for (unsigned I = 0, E = CB.arg_size(); I != E; ++I)
+    if (CB.paramHasAttr(I, llvm::Attribute::AllocAlign))
+      return CB.getArgOperand(I);
+#else
+  (void)CB;
+#endif
+  return nullptr;
+}
+
+/// The parameter of F marked `allocalign`, if any (none before LLVM 15).
+inline std::optional<unsigned> allocAlignParam(const llvm::Function &F) {
+#if LLVM_VERSION_MAJOR >= 15
+  for (unsigned I = 0, E = F.arg_size(); I != E; ++I)
+    if (F.hasParamAttribute(I, llvm::Attribute::AllocAlign))
+      return I;
+#else
+  (void)F;
+#endif
+  return std::nullopt;
+}
+
+/// Marks CB's argument I `allocalign` (LLVM 15+; before, nothing has it).
+inline void addAllocAlignParam(llvm::CallBase &CB, unsigned I) {
+#if LLVM_VERSION_MAJOR >= 15
+  CB.addParamAttr(I, llvm::Attribute::AllocAlign);
+#else
+  (void)CB;
+  (void)I;
+#endif
+}
+
+/// Removes `allocalign` from every parameter of AL (AL itself before 15).
+inline llvm::AttributeList withoutAllocAlign(llvm::LLVMContext &Ctx,
+                                             llvm::AttributeList AL,
+                                             unsigned NumParams) {
+#if LLVM_VERSION_MAJOR >= 15
+  for (unsigned I = 0; I != NumParams; ++I)
+    AL = AL.removeParamAttribute(Ctx, I, llvm::Attribute::AllocAlign);
+#else
+  (void)Ctx;
+  (void)NumParams;
+#endif
+  return AL;
+}
+
 /// SpecialCaseList::inSectionBlame answers the line (LLVM 14-19) or
 /// (file index, line) (LLVM 22); these take either.
 inline unsigned blamedLine(unsigned Line) { return Line; }

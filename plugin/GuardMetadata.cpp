@@ -10,6 +10,7 @@ using namespace llvm;
 namespace alignguard {
 
 static constexpr const char *ParamAttrNote = "param-attr";
+static constexpr const char *ReturnAttrNote = "return-attr";
 
 StringRef checkPlacementName(CheckPlacement P) {
   switch (P) {
@@ -48,6 +49,8 @@ void writeGuardNote(Instruction &I, const GuardNote &N) {
   SmallVector<Metadata *, 3> Notes;
   if (N.FromParamAttr)
     Notes.push_back(MDString::get(Ctx, ParamAttrNote));
+  if (N.FromReturnAttr)
+    Notes.push_back(MDString::get(Ctx, ReturnAttrNote));
   if (N.Placement && *N.Placement != CheckPlacement::AtPromise)
     Notes.push_back(MDString::get(Ctx, checkPlacementName(*N.Placement)));
   if (!N.Downgrade.empty())
@@ -73,6 +76,8 @@ std::optional<GuardNote> readGuardNote(const Instruction &I) {
     StringRef S = Text->getString();
     if (S == ParamAttrNote)
       N.FromParamAttr = true;
+    else if (S == ReturnAttrNote)
+      N.FromReturnAttr = true;
     else if (std::optional<CheckPlacement> P = placementNamed(S))
       N.Placement = P;
     else

@@ -8,11 +8,13 @@
 //       !alignguard.guarded !0
 //   load <8 x float>, ptr %p, align 32, !alignguard.guarded !1
 //   !0 = !{!"param-attr"}            ; made from an `align` parameter
+//                                    ; (`return-attr`: from a call's result)
 //   !1 = !{!"hoisted"}               ; an access check's placement
 //   !2 = !{!"fallback-unsafe: ..."}  ; why the requested action was not used
 //   !alignguard.version = !{!3}      ; !3 = !{i32 1}: this contract's version
 //
-// A node holds at most one note of each kind: the origin (`param-attr`),
+// A node holds at most one note of each kind: the origin (`param-attr` or
+// `return-attr`),
 // the placement (a CheckPlacement name), and the downgrade (any other text).
 //
 //===----------------------------------------------------------------------===//
@@ -48,6 +50,9 @@ llvm::StringRef checkPlacementName(CheckPlacement P);
 struct GuardNote {
   /// The assume was made from `align` parameter attributes.
   bool FromParamAttr = false;
+  /// The assume was made from a call's return promise (`align`,
+  /// `allocalign`), after its check.
+  bool FromReturnAttr = false;
   /// Recorded for access checks (the assume's own is AtPromise).
   std::optional<CheckPlacement> Placement;
   /// Why the requested action was not used here (the check aborts); empty

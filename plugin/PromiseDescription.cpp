@@ -35,10 +35,14 @@ std::string describeLocation(const DebugLoc &DL) {
   return (" at " + DL->getFilename() + ":" + Twine(DL.getLine())).str();
 }
 
-/// The subject of a return promise: whose returned pointer it is.
+/// The subject of a return promise: whose returned pointer it is (the
+/// call's, or, for its own `ret`, F's; for a guarded assume made from a
+/// call's promise, the call's it names).
 static std::string returnedBy(const AlignmentPromise &A) {
-  auto *CB = dyn_cast<CallBase>(A.Inst);
-  const Function *Callee = CB ? CB->getCalledFunction() : A.F;
+  auto *CB = dyn_cast<CallBase>(A.Assume ? A.Pointer : A.Inst);
+  const Function *Callee = CB                        ? CB->getCalledFunction()
+                           : isa<ReturnInst>(A.Inst) ? A.F
+                                                     : nullptr;
   return "the pointer returned by " +
          (Callee ? "'" + demangle(Callee->getName().str()) + "'"
                  : std::string("an indirect call"));
@@ -54,11 +58,14 @@ PromiseDescription describePromise(const AlignmentPromise &A,
   // An assume that align-guard made from `align` parameters keeps
   // reporting as those parameters.
   if (A.Guarded && A.Inst)
-    if (std::optional<GuardNote> Note = readGuardNote(*A.Inst))
+    if (std::optional<GuardNote> Note = readGuardNote(*A.Inst)) {
       if (Note->FromParamAttr)
         D.Kind = PromiseKind::ParamAttr;
+      else if (Note->FromReturnAttr)
+        D.Kind = PromiseKind::ReturnAttr;
+    }
 
-  if (A.Kind == PromiseKind::ReturnAttr) {
+  if (D.Kind == PromiseKind::ReturnAttr) {
     D.Subject = returnedBy(A);
   } else if (!A.Pointer) {
     D.Subject = "a value";

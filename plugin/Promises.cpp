@@ -10,6 +10,7 @@
 #include "IRShapes.h"
 #include "PointerOrigins.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/InstIterator.h"
@@ -191,6 +192,78 @@ static AlignmentPromise makePromise(PromiseKind Kind, Function &F,
   return A;
 }
 
+bool isLibraryAlignedAllocator(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee || CB.isNoBuiltin())
+    return false;
+  // LLVM's library knowledge (MemoryBuiltins, InferFunctionAttrs): these
+  // return blocks aligned as their alignment argument asks, whatever the
+  // IR's attributes say.
+  return StringSwitch<bool>(Callee->getName())
+      .Cases("aligned_alloc", "memalign", "_ZnwmSt11align_val_t",
+             "_ZnamSt11align_val_t", "_ZnwjSt11align_val_t",
+             "_ZnajSt11align_val_t", true)
+      .Cases("_ZnwmSt11align_val_tRKSt9nothrow_t",
+             "_ZnamSt11align_val_tRKSt9nothrow_t",
+             "_ZnwjSt11align_val_tRKSt9nothrow_t",
+             "_ZnajSt11align_val_tRKSt9nothrow_t", true)
+      .Default(false);
+}
+
+Instruction *returnCheckPoint(const CallBase &CB) {
+  if (auto *Invoke = dyn_cast<InvokeInst>(&CB)) {
+    BasicBlock *Normal = Invoke->getNormalDest();
+    BasicBlock::iterator It = Normal->getFirstInsertionPt();
+    return It == Normal->end() ? nullptr : &*It;
+  }
+  if (isa<CallInst>(CB))
+    return const_cast<Instruction *>(CB.getNextNode());
+  return nullptr; // callbr: the result is defined on every edge
+}
+
+/// The promises a call makes about the pointer it returns: `align N` on the
+/// call or its callee, and the run-time alignment of an `allocalign`
+/// argument. Intrinsics are left out: what they return is the compiler's
+/// own construction (llvm.threadlocal.address, llvm.ptrmask).
+static void collectReturnPromises(CallBase &CB,
+                                  std::vector<AlignmentPromise> &Found,
+                                  const DataLayout &DL) {
+  if (isa<IntrinsicInst>(CB) || !CB.getType()->isPtrOrPtrVectorTy())
+    return;
+  Function &F = *CB.getFunction();
+  size_t First = Found.size();
+  if (MaybeAlign RetAlign = CB.getRetAlign()) {
+    Found.push_back(makePromise(PromiseKind::ReturnAttr, F, &CB, &CB,
+                                RetAlign->value(), DL));
+    // The call's attributes, or its callee's where it has none.
+    const Function *Callee = CB.getCalledFunction();
+    Found.back().TypeImplied =
+        isTypeAlignment(CB.getAttributes(), /*ArgNo=*/-1, RetAlign->value()) ||
+        (Callee && isTypeAlignment(Callee->getAttributes(), /*ArgNo=*/-1,
+                                   RetAlign->value()));
+  }
+  if (Value *Alignment = compat::allocAlignArgument(CB)) {
+    AlignmentPromise A = makePromise(PromiseKind::ReturnAttr, F, &CB, &CB,
+                                     /*Alignment=*/1, DL);
+    A.Alignment = Alignment;
+    A.FromAllocAlign = true;
+    if (A.isSupported() && !Alignment->getType()->isIntegerTy())
+      A.Unsupported = "the allocalign argument has type " +
+                      typeName(Alignment->getType()) + ", not an integer";
+    Found.push_back(std::move(A));
+  }
+  for (size_t I = First; I != Found.size(); ++I) {
+    AlignmentPromise &A = Found[I];
+    if (!A.isSupported())
+      continue;
+    if (auto *Call = dyn_cast<CallInst>(&CB); Call && Call->isMustTailCall())
+      A.Unsupported = "a musttail call's result is returned at once: no "
+                      "check can run between the call and the return";
+    else if (!returnCheckPoint(CB))
+      A.Unsupported = "the call's result has no single place after it";
+  }
+}
+
 /// What no check can be inserted for, whatever the promise: a naked
 /// function's body is its prologue; a call in a block shared by several EH
 /// funclets has no single funclet to name.
@@ -279,17 +352,7 @@ collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
 
     if (Scope.Returns)
       if (auto *CB = dyn_cast<CallBase>(&I))
-        if (MaybeAlign RetAlign = CB->getRetAlign()) {
-          Found.push_back(makePromise(PromiseKind::ReturnAttr, F, CB, CB,
-                                      RetAlign->value(), DL));
-          // The call's attributes, or its callee's where it has none.
-          const Function *Callee = CB->getCalledFunction();
-          Found.back().TypeImplied =
-              isTypeAlignment(CB->getAttributes(), /*ArgNo=*/-1,
-                              RetAlign->value()) ||
-              (Callee && isTypeAlignment(Callee->getAttributes(),
-                                         /*ArgNo=*/-1, RetAlign->value()));
-        }
+        collectReturnPromises(*CB, Found, DL);
 
     if (Scope.Accesses && IsEntry) {
       // align-guard<accesses> marks what it checked, like guarded assumes.

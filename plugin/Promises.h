@@ -8,12 +8,14 @@
 //   %m = and i64 (ptrtoint %p), 63 ; %c = icmp eq %m, 0
 //   call void @llvm.assume(i1 %c)                                     icmp
 //   define void @k(ptr align 64 %p)                  param-attr (entry only)
-//
-// The audit also asks for the promises align-guard does not rewrite:
-//
-//   %p = call align 64 ptr @aligned_buf()                            return
-//   define align 64 ptr @aligned_buf()                                return
+//   %p = call align 64 ptr @aligned_buf()                       return-attr
+//   %q = call ptr @__rust_alloc(i64 %n, i64 allocalign %a)      return-attr
 //   load <8 x float>, ptr %in, align 32   ; %in an entry's argument   access
+//
+// The audit also asks for F's own return promise, which align-guard checks
+// where it is relied on, after each call:
+//
+//   define align 64 ptr @aligned_buf()                          return-attr
 //
 // A promise the pass cannot check keeps a reason in Unsupported instead of
 // being dropped, so callers can report it. This is the one place that
@@ -56,7 +58,8 @@ struct CollectScope {
   /// Assumes and accesses align-guard has already guarded (skipped by the
   /// pass, listed by the audit).
   bool GuardedAssumes = false;
-  /// `align` on call results and on F's own return value.
+  /// `align` and `allocalign` on call results, and `align` on F's own
+  /// return value.
   bool Returns = false;
   /// Loads, stores, masked accesses and memory intrinsics aligned beyond
   /// what their element type needs, on a pointer from F's arguments.
@@ -91,6 +94,9 @@ struct AlignmentPromise {
   /// references): see isTypeAlignment. Not a kernel's promise; align-guard
   /// and the audit leave it out unless asked for `type-alignment`.
   bool TypeImplied = false;
+  /// A return promise whose alignment is the call's `allocalign` argument
+  /// (known at run time), not an `align` attribute.
+  bool FromAllocAlign = false;
 
   bool isSupported() const { return Unsupported.empty(); }
   /// A compile-time alignment of 1 promises nothing: no check needed.
@@ -133,6 +139,17 @@ bool matchAlignmentTest(llvm::Value *Cond, AlignmentTest &Test);
 /// ArgNo is a parameter's number, or -1 for the return value.
 bool isTypeAlignment(const llvm::AttributeList &Attrs, int ArgNo,
                      uint64_t Alignment);
+
+/// True when CB calls a C or C++ library allocator whose alignment LLVM
+/// knows on its own (aligned_alloc, memalign, the align_val_t operators
+/// new): LLVM folds a check of the returned pointer away whatever the
+/// attributes say, so align-guard does not check it.
+bool isLibraryAlignedAllocator(const llvm::CallBase &CB);
+
+/// Where the check of the pointer CB returns goes: the instruction after
+/// the call, or the first of an invoke's normal destination (align-guard
+/// gives it a single predecessor first); null when there is none (callbr).
+llvm::Instruction *returnCheckPoint(const llvm::CallBase &CB);
 
 /// True when an `align` on this parameter is part of the calling convention,
 /// not a caller's promise: the callee's own copy (byval, inalloca,

@@ -79,10 +79,12 @@ NOT_ENTRY_PARAM = ("not an entry point: its callers in this module make the "
                    "promise")
 NOT_ENTRY_ACCESS = "accesses are checked only in entry points"
 NO_ACCESSES = "accesses are checked only by align-guard<accesses>"
-NO_RETURNS = "align-guard does not check return promises"
+# align-guard looks at a function's own return promise and leaves it out
+# with a NoCheck remark (CheckPlanner.cpp).
+NO_RETURNS = ("a function's own return promise is checked after each call "
+              "that relies on it")
 OPTED_OUT = 'the function opts out with "no-align-guard"'
-NOT_IN_SCOPE = {NOT_ENTRY_PARAM, NOT_ENTRY_ACCESS, NO_ACCESSES, NO_RETURNS,
-                OPTED_OUT}
+NOT_IN_SCOPE = {NOT_ENTRY_PARAM, NOT_ENTRY_ACCESS, NO_ACCESSES, OPTED_OUT}
 # The planner's reason for a type alignment (CheckPlanner.cpp,
 # TypeAlignmentWhy): the audit's `type` status, no check without
 # `type-alignment`.
@@ -325,7 +327,7 @@ def entry_points(findings, ir_visible, has_markers, demangle, accesses,
 def in_scope(f, entry, accesses):
     """Whether align-guard looks at the promise: True, False, None (maybe)."""
     p = f["plan"]
-    if p["reason"] in NOT_IN_SCOPE or f["kind"] == "return-attr":
+    if p["reason"] in NOT_IN_SCOPE:
         return False
     if f["kind"] == "access" and not accesses:
         return False
@@ -792,6 +794,13 @@ Function:        _Z1kPf
 Args:
   - String:          'assume-icmp on argument #0 ''a'' gets no check: '
   - String:          "checked by the code at k.c:3"
+...
+--- !Analysis
+Pass:            align-guard
+Name:            NoCheck
+Function:        _Z1kPf
+Args:
+  - String:          "return-attr on the pointer returned by 'g' gets no check: a function's own return promise is checked after each call that relies on it"
 ...
 --- !Analysis
 Pass:            align-guard

@@ -55,6 +55,6 @@ float field(struct buf *b) {
 // GUARDED: guarded assume-bundle builtin
 // GUARDED: guarded assume-bundle with_offset
 // GUARDED: guarded param-attr value_param
-// GUARDED: unchecked return-attr returned
+// GUARDED: guarded return-attr returned | the pointer returned by 'aligned_scratch'
 // GUARDED: guarded assume-bundle field | {{b->data|'d'}}
-// GUARDED: summary total=5 unchecked=1 guarded=4
+// GUARDED: summary total=5 unchecked=0 guarded=5

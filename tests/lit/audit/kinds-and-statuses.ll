@@ -71,7 +71,9 @@ define internal void @inner(i8* align 64 %x) {
 }
 
 ; A call's return promise is the callee's.
+; align-guard checks it after the call, and the audit then calls it guarded.
 ; BEFORE: unchecked return-attr uses_return | the pointer returned by 'aligned_buffer' | arg=None align=64 offset=0 | - | promised by 'aligned_buffer'; nothing checks the returned pointer
+; AFTER:  guarded return-attr uses_return | the pointer returned by 'aligned_buffer' | arg=None align=64 offset=0 | - | None
 ; A definition's return promise is checked when its returned pointer is.
 ; BEFORE: checked return-attr returns | the pointer returned by 'returns' | arg=None align=32 offset=0 | - | None
 define i8* @uses_return() {
@@ -114,7 +116,7 @@ define void @fat(i8 addrspace(7)* align 16 %f) {
 }
 
 ; BEFORE: summary total=11 unchecked=7 guarded=0 checked=3 implied=0 unsupported=1
-; AFTER: summary total=11 unchecked=2 guarded=4 checked=3 implied=1 unsupported=1
+; AFTER: summary total=11 unchecked=1 guarded=5 checked=3 implied=1 unsupported=1
 
 ; The table lists what needs attention, then the summary.
 ; TABLE:      alignguard audit: {{.*}}kinds-and-statuses.ll
