@@ -327,7 +327,11 @@ def run_case(tools, program, lang, opt, work_dir, pipeline_override=None):
         runs[name] = (rc, out)
         log.append("  %s run: exit %s\n%s" % (name, describe_status(rc), indent(out)))
     if problems:
-        return problems, {name: "build failed" for name in builds}, log
+        summary = {name: "build failed" for name in builds}
+        for name, (rc, out) in runs.items():
+            parse = parse_ubsan if name.startswith("ubsan") else parse_alignguard
+            summary[name] = show(parse(out)[0])
+        return problems, summary, log
     found, summary = compare(program.expected, runs)
     return found, summary, log
 
