@@ -243,6 +243,10 @@ Verdict Auditor::classify(const AlignmentPromise &A) {
           return V;
       }
     return {AuditStatus::Checked, ""};
+  case PromiseKind::LoadMetadata:
+    return {AuditStatus::Unchecked,
+            "promised by the load's !align; nothing checks the loaded "
+            "pointer"};
   case PromiseKind::AssumeBundle:
   case PromiseKind::AssumeICmp:
   case PromiseKind::Access: {
@@ -297,8 +301,11 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
                       "the function opts out with \"no-align-guard\""});
   bool IsEntry = Entries.isEntry(F);
   PlanRequest Request{moduleAction(M, Opts.Guard.Action),
-                      Opts.Guard.ReturnValue, Opts.Guard.Accesses, IsEntry,
-                      Opts.Guard.TypeAlignment};
+                      Opts.Guard.ReturnValue,
+                      Opts.Guard.Accesses,
+                      IsEntry,
+                      Opts.Guard.TypeAlignment,
+                      Opts.Guard.Loads};
   if (std::optional<Suppression> Why = Suppressed.of(F))
     Request.SuppressedBy = Why->Rule;
   auto PlanOn = [&](Function &G, ArrayRef<AlignmentPromise> Of) {
@@ -386,6 +393,7 @@ AuditReport Auditor::run() {
   Scope.GuardedAssumes = true;
   Scope.Returns = true;
   Scope.Accesses = true;
+  Scope.Loads = true;
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;

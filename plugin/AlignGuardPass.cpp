@@ -50,6 +50,7 @@ std::vector<AlignmentPromise> collect(Function &F, bool IsEntry,
   CollectScope Scope;
   Scope.Accesses = Opts.Accesses;
   Scope.Returns = true;
+  Scope.Loads = Opts.Loads;
   return collectAlignmentPromises(F, IsEntry, Scope);
 }
 
@@ -192,8 +193,8 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     std::vector<AlignmentPromise> Promises = collect(*F, IsEntry, Opts);
     if (Promises.empty())
       continue;
-    PlanRequest Request{Action, Opts.ReturnValue, Opts.Accesses, IsEntry,
-                        Opts.TypeAlignment};
+    PlanRequest Request{Action,  Opts.ReturnValue,   Opts.Accesses,
+                        IsEntry, Opts.TypeAlignment, Opts.Loads};
     if (std::optional<Suppression> Why = Suppressed->of(*F))
       Request.SuppressedBy = Why->Rule;
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(*F);

@@ -23,6 +23,7 @@ STATISTIC(NumBundleChecks, "Checks of \"align\" assume bundles");
 STATISTIC(NumICmpChecks, "Checks of legacy icmp alignment assumes");
 STATISTIC(NumParamChecks, "Checks of align parameter attributes");
 STATISTIC(NumReturnChecks, "Checks of pointers returned with a promise");
+STATISTIC(NumLoadChecks, "Checks of pointers loaded with !align (loads)");
 STATISTIC(NumAccessChecks, "Checks of over-aligned accesses (accesses)");
 STATISTIC(NumFedPromisesDropped,
           "align attributes dropped below a recovering check");
@@ -107,13 +108,17 @@ private:
   ScalarEvolution &SE;
 };
 
-/// Removes the attribute that makes A (a parameter's or a call's return
-/// promise): the optimiser would otherwise prove A's check false. A
-/// callee's own return promise moved to its calls before planning
-/// (prepareReturnPromises).
+/// Removes the attribute or metadata that makes A (a parameter's, a call's
+/// return or a load's promise): the optimiser would otherwise prove A's
+/// check false. A callee's own return promise moved to its calls before
+/// planning (prepareReturnPromises).
 void removePromiseAttribute(const AlignmentPromise &A) {
   if (A.Kind == PromiseKind::ParamAttr) {
     A.F->removeParamAttr(A.Param->getArgNo(), Attribute::Alignment);
+    return;
+  }
+  if (A.Kind == PromiseKind::LoadMetadata) {
+    A.Inst->setMetadata(LLVMContext::MD_align, nullptr);
     return;
   }
   auto *CB = cast<CallBase>(A.Inst);
@@ -178,7 +183,7 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
                           Subject + " element " + std::to_string(I), Guard,
                           Alignment});
   }
-  if ((S.Kind == SiteKind::EntryParams || S.Kind == SiteKind::Return) &&
+  if ((S.Kind == SiteKind::EntryParams || S.Kind == SiteKind::Result) &&
       (M.Assume = materializeAttributePromises(S, M.Checks)))
     M.SplitBefore = M.Assume;
   return M;
@@ -343,6 +348,9 @@ void countCheck(PromiseKind Kind) {
   case PromiseKind::ReturnAttr:
     ++NumReturnChecks;
     break;
+  case PromiseKind::LoadMetadata:
+    ++NumLoadChecks;
+    break;
   }
 }
 
@@ -468,8 +476,8 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
   if (!(Assume = keepCheckedBundles(*Assume, S.Promises)))
     return; // it promised only what the checks' branches now say
   GuardNote Note;
-  Note.FromParamAttr = S.Kind == SiteKind::EntryParams;
-  Note.FromReturnAttr = S.Kind == SiteKind::Return;
+  if (S.Kind != SiteKind::Assume)
+    Note.MadeFrom = S.Promises.front()->Kind;
   Note.Downgrade = S.Policy.Downgrade;
   writeGuardNote(*Assume, Note);
 }

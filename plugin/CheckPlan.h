@@ -40,10 +40,11 @@ namespace alignguard {
 
 /// What a site checks: the promises of one assume, the `align` parameters
 /// of an entry point, the over-aligned accesses checked at one place, or
-/// the pointer a call returns (right after the call).
-enum class SiteKind { Assume, EntryParams, Accesses, Return };
+/// the pointer an instruction produces (a call's result, a load with
+/// `!align`), right after it.
+enum class SiteKind { Assume, EntryParams, Accesses, Result };
 
-/// `assume`, `entry-params`, `accesses`, `return`.
+/// `assume`, `entry-params`, `accesses`, `result`.
 llvm::StringRef siteKindName(SiteKind K);
 
 /// How the failing side of a site's checks ends.

@@ -77,16 +77,22 @@ private:
   /// Leaves A out when something checks it already; true if so.
   bool leaveOutIfChecked(const AlignmentPromise &A);
   Instruction *placeOf(const AlignmentPromise &A) const {
-    if (A.Kind == PromiseKind::ParamAttr)
+    switch (A.Kind) {
+    case PromiseKind::ParamAttr:
       return EntryPoint;
-    if (A.Kind == PromiseKind::ReturnAttr)
-      return returnCheckPoint(*cast<CallBase>(A.Inst));
-    return A.Inst;
+    case PromiseKind::ReturnAttr:
+    case PromiseKind::LoadMetadata:
+      return resultCheckPoint(*A.Inst);
+    default:
+      return A.Inst;
+    }
   }
   static SiteKind siteKindOf(const AlignmentPromise &A) {
-    return A.Assume                            ? SiteKind::Assume
-           : A.Kind == PromiseKind::ReturnAttr ? SiteKind::Return
-                                               : SiteKind::EntryParams;
+    if (A.Assume)
+      return SiteKind::Assume;
+    if (A.Kind == PromiseKind::ParamAttr)
+      return SiteKind::EntryParams;
+    return SiteKind::Result;
   }
   /// The site of the assume or entry parameters that makes A.
   CheckSite &siteFor(const AlignmentPromise &A);
@@ -146,6 +152,10 @@ std::string Planner::whyNotInScope(const AlignmentPromise &A) const {
     if (!Req.IsEntry)
       return "not an entry point: its callers in this module make the "
              "promise";
+    return "";
+  case PromiseKind::LoadMetadata:
+    if (!Req.Loads)
+      return "loaded pointers' !align is checked only by align-guard<loads>";
     return "";
   case PromiseKind::Access:
     if (!Req.Accesses)
@@ -507,8 +517,8 @@ StringRef siteKindName(SiteKind K) {
     return "entry-params";
   case SiteKind::Accesses:
     return "accesses";
-  case SiteKind::Return:
-    return "return";
+  case SiteKind::Result:
+    return "result";
   }
   llvm_unreachable("unknown site kind");
 }

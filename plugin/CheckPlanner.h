@@ -35,6 +35,8 @@ struct PlanRequest {
   bool IsEntry = false;
   /// Check type alignments too (align-guard<type-alignment>).
   bool TypeAlignment = false;
+  /// Check pointers loaded with `!align` (align-guard<loads>).
+  bool Loads = false;
   /// The rule that suppresses the function's checks (Suppressions.h:
   /// `fun:main at ubsan.txt:2`); empty: none. Every promise of a
   /// suppressed function is left out (a type alignment left unchecked

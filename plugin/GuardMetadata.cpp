@@ -9,8 +9,9 @@ using namespace llvm;
 
 namespace alignguard {
 
-static constexpr const char *ParamAttrNote = "param-attr";
-static constexpr const char *ReturnAttrNote = "return-attr";
+/// The kinds an assume can be made from (GuardNote::MadeFrom).
+static constexpr PromiseKind Origins[] = {
+    PromiseKind::ParamAttr, PromiseKind::ReturnAttr, PromiseKind::LoadMetadata};
 
 StringRef checkPlacementName(CheckPlacement P) {
   switch (P) {
@@ -47,10 +48,8 @@ static void recordVersion(Module &M) {
 void writeGuardNote(Instruction &I, const GuardNote &N) {
   LLVMContext &Ctx = I.getContext();
   SmallVector<Metadata *, 3> Notes;
-  if (N.FromParamAttr)
-    Notes.push_back(MDString::get(Ctx, ParamAttrNote));
-  if (N.FromReturnAttr)
-    Notes.push_back(MDString::get(Ctx, ReturnAttrNote));
+  if (N.MadeFrom)
+    Notes.push_back(MDString::get(Ctx, promiseKindName(*N.MadeFrom)));
   if (N.Placement && *N.Placement != CheckPlacement::AtPromise)
     Notes.push_back(MDString::get(Ctx, checkPlacementName(*N.Placement)));
   if (!N.Downgrade.empty())
@@ -74,10 +73,10 @@ std::optional<GuardNote> readGuardNote(const Instruction &I) {
     if (!Text)
       continue;
     StringRef S = Text->getString();
-    if (S == ParamAttrNote)
-      N.FromParamAttr = true;
-    else if (S == ReturnAttrNote)
-      N.FromReturnAttr = true;
+    const PromiseKind *Origin = llvm::find_if(
+        Origins, [&](PromiseKind K) { return promiseKindName(K) == S; });
+    if (Origin != std::end(Origins))
+      N.MadeFrom = *Origin;
     else if (std::optional<CheckPlacement> P = placementNamed(S))
       N.Placement = P;
     else

@@ -8,18 +8,20 @@
 //       !alignguard.guarded !0
 //   load <8 x float>, ptr %p, align 32, !alignguard.guarded !1
 //   !0 = !{!"param-attr"}            ; made from an `align` parameter
-//                                    ; (`return-attr`: from a call's result)
+//                                    ; (`return-attr`: a call's result;
+//                                    ; `load-metadata`: a load's `!align`)
 //   !1 = !{!"hoisted"}               ; an access check's placement
 //   !2 = !{!"fallback-unsafe: ..."}  ; why the requested action was not used
 //   !alignguard.version = !{!3}      ; !3 = !{i32 1}: this contract's version
 //
-// A node holds at most one note of each kind: the origin (`param-attr` or
-// `return-attr`),
+// A node holds at most one note of each kind: the origin (a promise kind),
 // the placement (a CheckPlacement name), and the downgrade (any other text).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_GUARDMETADATA_H
 #define ALIGNGUARD_GUARDMETADATA_H
+
+#include "Promises.h"
 
 #include "llvm/IR/Instruction.h"
 
@@ -48,11 +50,10 @@ llvm::StringRef checkPlacementName(CheckPlacement P);
 
 /// What align-guard records on a guarded instruction.
 struct GuardNote {
-  /// The assume was made from `align` parameter attributes.
-  bool FromParamAttr = false;
-  /// The assume was made from a call's return promise (`align`,
-  /// `allocalign`), after its check.
-  bool FromReturnAttr = false;
+  /// The kind of promise the assume was made from, after its check: `align`
+  /// parameters (ParamAttr), a call's `align`/`allocalign` (ReturnAttr), a
+  /// load's `!align` (LoadMetadata); none for an assume that was one.
+  std::optional<PromiseKind> MadeFrom;
   /// Recorded for access checks (the assume's own is AtPromise).
   std::optional<CheckPlacement> Placement;
   /// Why the requested action was not used here (the check aborts); empty

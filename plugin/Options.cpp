@@ -86,7 +86,8 @@ static bool parseActionWord(StringRef Word, FailureAction &Action) {
 }
 
 /// Handles align-guard's own words: the failure actions (abort, trap,
-/// recover, return=N, fallback), `accesses` and `type-alignment`, for both
+/// recover, return=N, fallback), `accesses`, `type-alignment` and `loads`,
+/// for both
 /// passes. Returns
 /// false when Param is none of them; an Error when it is one but is bad.
 /// ActionWord is the first action given, to name it in a conflict.
@@ -99,6 +100,10 @@ static Expected<bool> parseGuardWord(StringRef Pass, StringRef Param,
   }
   if (Param == "type-alignment") {
     Opts.TypeAlignment = true;
+    return true;
+  }
+  if (Param == "loads") {
+    Opts.Loads = true;
     return true;
   }
   FailureAction Action;
@@ -157,7 +162,7 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     return invalidParameter(
         "align-guard", Param,
         "expected abort, trap, recover, return=N, fallback, accesses, "
-        "type-alignment, entry=GLOB, exclude=GLOB or ignorelist=FILE");
+        "type-alignment, loads, entry=GLOB, exclude=GLOB or ignorelist=FILE");
   }
   return Opts;
 }
@@ -230,8 +235,8 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
 bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
   return A.Action == B.Action && A.ReturnValue == B.ReturnValue &&
          A.Accesses == B.Accesses && A.TypeAlignment == B.TypeAlignment &&
-         A.EntryGlobs == B.EntryGlobs && A.ExcludeGlobs == B.ExcludeGlobs &&
-         A.Ignorelist == B.Ignorelist;
+         A.Loads == B.Loads && A.EntryGlobs == B.EntryGlobs &&
+         A.ExcludeGlobs == B.ExcludeGlobs && A.Ignorelist == B.Ignorelist;
 }
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
@@ -266,6 +271,8 @@ void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
     OS << LS << "accesses";
   if (Opts.TypeAlignment)
     OS << LS << "type-alignment";
+  if (Opts.Loads)
+    OS << LS << "loads";
   printScope(OS, LS, Opts);
 }
 
@@ -300,6 +307,8 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
     OS << LS << "accesses";
   if (Opts.Guard.TypeAlignment)
     OS << LS << "type-alignment";
+  if (Opts.Guard.Loads)
+    OS << LS << "loads";
   printScope(OS, LS, Opts.Guard);
 }
 

@@ -55,6 +55,9 @@ struct AlignGuardOptions {
   /// type implies on a reference (AlignmentPromise::TypeImplied), as
   /// UBSan's -fsanitize=alignment checks references.
   bool TypeAlignment = false;
+  /// `loads`: also check the alignment that `!align` metadata on a load
+  /// promises about the loaded pointer (rustc puts it on reference loads).
+  bool Loads = false;
   /// Globs over function names that make a definition an entry point.
   std::vector<std::string> EntryGlobs;
   /// Globs over function names that are never entry points.
@@ -76,19 +79,19 @@ llvm::Expected<AlignGuardOptions>
 parseAlignGuardOptions(llvm::StringRef Params);
 
 /// Prints the parameter text of `align-guard<...>` (without the brackets):
-/// the action word (always), then `accesses`, `type-alignment`, then
+/// the action word (always), then `accesses`, `type-alignment`, `loads`, then
 /// `entry=GLOB` and `exclude=GLOB` once per glob in order, then
 /// `ignorelist=FILE`, separated by ';':
 ///
 ///   abort
-///   return=-24;accesses;type-alignment;entry=k*;exclude=a;ignorelist=x.txt
+///   return=-24;accesses;type-alignment;loads;entry=k*;exclude=a;ignorelist=x.txt
 void printAlignGuardOptions(llvm::raw_ostream &OS,
                             const AlignGuardOptions &Opts);
 
 enum class AuditFormat { Table, JSON, SARIF };
 
 /// The parameters of `align-guard-audit<table|json|sarif;output=FILE;all;
-/// fail-on-unchecked;plan;ACTION;accesses;type-alignment;entry=GLOB;
+/// fail-on-unchecked;plan;ACTION;accesses;type-alignment;loads;entry=GLOB;
 /// exclude=GLOB;ignorelist=FILE>`, ACTION
 /// one of align-guard's (abort, trap, recover, return=N, fallback).
 struct AuditOptions {
@@ -122,7 +125,7 @@ llvm::Expected<AuditOptions> parseAuditOptions(llvm::StringRef Params);
 /// brackets), ';'-separated, in this order: the format word (always:
 /// `table`, `json` or `sarif`), `output=FILE`, `all`, `fail-on-unchecked`,
 /// `plan`, Guard's action word (with `plan`, always; without, only when it
-/// is not `abort`), `accesses` and `type-alignment` (Guard's), then
+/// is not `abort`), `accesses`, `type-alignment` and `loads` (Guard's), then
 /// `entry=GLOB` and `exclude=GLOB` once per glob of EntryGlobs and
 /// ExcludeGlobs in order, then `ignorelist=FILE` (Guard's):
 ///

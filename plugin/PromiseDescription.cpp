@@ -58,15 +58,17 @@ PromiseDescription describePromise(const AlignmentPromise &A,
   // An assume that align-guard made from `align` parameters keeps
   // reporting as those parameters.
   if (A.Guarded && A.Inst)
-    if (std::optional<GuardNote> Note = readGuardNote(*A.Inst)) {
-      if (Note->FromParamAttr)
-        D.Kind = PromiseKind::ParamAttr;
-      else if (Note->FromReturnAttr)
-        D.Kind = PromiseKind::ReturnAttr;
-    }
+    if (std::optional<GuardNote> Note = readGuardNote(*A.Inst))
+      if (Note->MadeFrom)
+        D.Kind = *Note->MadeFrom;
 
   if (D.Kind == PromiseKind::ReturnAttr) {
     D.Subject = returnedBy(A);
+  } else if (auto *Load = dyn_cast_or_null<LoadInst>(A.Pointer);
+             Load && D.Kind == PromiseKind::LoadMetadata) {
+    // What the pointer was loaded from says more than its value's name.
+    D.Subject =
+        "the pointer loaded from " + Namer.describe(Load->getPointerOperand());
   } else if (!A.Pointer) {
     D.Subject = "a value";
   } else if (const Argument *Arg = argumentOf(A.Pointer)) {

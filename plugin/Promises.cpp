@@ -37,6 +37,8 @@ StringRef promiseKindName(PromiseKind Kind) {
     return "return-attr";
   case PromiseKind::Access:
     return "access";
+  case PromiseKind::LoadMetadata:
+    return "load-metadata";
   }
   llvm_unreachable("unknown assumption kind");
 }
@@ -192,6 +194,29 @@ static AlignmentPromise makePromise(PromiseKind Kind, Function &F,
   return A;
 }
 
+std::optional<uint64_t> loadedAlignment(const LoadInst &Load) {
+  MDNode *MD = Load.getMetadata(LLVMContext::MD_align);
+  if (!MD || MD->getNumOperands() != 1)
+    return std::nullopt;
+  auto *C = mdconst::dyn_extract_or_null<ConstantInt>(MD->getOperand(0));
+  if (!C || C->getValue().getActiveBits() > 64)
+    return std::nullopt;
+  return C->getZExtValue();
+}
+
+bool isTypeAlignment(const LoadInst &Load, uint64_t Alignment) {
+  if (Alignment <= 1 || Alignment > 16)
+    return false;
+  for (unsigned Kind : {LLVMContext::MD_dereferenceable,
+                        LLVMContext::MD_dereferenceable_or_null})
+    if (MDNode *MD = Load.getMetadata(Kind))
+      if (auto *C =
+              mdconst::dyn_extract_or_null<ConstantInt>(MD->getOperand(0)))
+        if (C->getZExtValue() && C->getZExtValue() % Alignment == 0)
+          return true;
+  return Load.hasMetadata(LLVMContext::MD_nonnull);
+}
+
 bool isLibraryAlignedAllocator(const CallBase &CB) {
   const Function *Callee = CB.getCalledFunction();
   if (!Callee || CB.isNoBuiltin())
@@ -210,15 +235,25 @@ bool isLibraryAlignedAllocator(const CallBase &CB) {
       .Default(false);
 }
 
-Instruction *returnCheckPoint(const CallBase &CB) {
-  if (auto *Invoke = dyn_cast<InvokeInst>(&CB)) {
+Instruction *resultCheckPoint(const Instruction &I) {
+  Instruction *At = nullptr;
+  if (auto *Invoke = dyn_cast<InvokeInst>(&I)) {
     BasicBlock *Normal = Invoke->getNormalDest();
     BasicBlock::iterator It = Normal->getFirstInsertionPt();
-    return It == Normal->end() ? nullptr : &*It;
-  }
-  if (isa<CallInst>(CB))
-    return const_cast<Instruction *>(CB.getNextNode());
-  return nullptr; // callbr: the result is defined on every edge
+    At = It == Normal->end() ? nullptr : &*It;
+  } else if (isa<CallInst>(I) || isa<LoadInst>(I)) {
+    At = const_cast<Instruction *>(I.getNextNode());
+  } // callbr: the result is defined on every edge
+  // Static allocas (and localescape) stay in the entry block, before every
+  // check (CheckEmitter moves them up): the check goes after them.
+  auto StaysUp = [](const Instruction *J) {
+    auto *II = dyn_cast<IntrinsicInst>(J);
+    return (isa<AllocaInst>(J) && J->getParent()->isEntryBlock()) ||
+           (II && II->getIntrinsicID() == Intrinsic::localescape);
+  };
+  while (At && StaysUp(At))
+    At = At->getNextNode();
+  return At;
 }
 
 /// The promises a call makes about the pointer it returns: `align N` on the
@@ -259,7 +294,7 @@ static void collectReturnPromises(CallBase &CB,
     if (auto *Call = dyn_cast<CallInst>(&CB); Call && Call->isMustTailCall())
       A.Unsupported = "a musttail call's result is returned at once: no "
                       "check can run between the call and the return";
-    else if (!returnCheckPoint(CB))
+    else if (!resultCheckPoint(CB))
       A.Unsupported = "the call's result has no single place after it";
   }
 }
@@ -353,6 +388,14 @@ collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
     if (Scope.Returns)
       if (auto *CB = dyn_cast<CallBase>(&I))
         collectReturnPromises(*CB, Found, DL);
+
+    if (Scope.Loads)
+      if (auto *Load = dyn_cast<LoadInst>(&I))
+        if (std::optional<uint64_t> Align = loadedAlignment(*Load)) {
+          Found.push_back(makePromise(PromiseKind::LoadMetadata, F, Load, Load,
+                                      *Align, DL));
+          Found.back().TypeImplied = isTypeAlignment(*Load, *Align);
+        }
 
     if (Scope.Accesses && IsEntry) {
       // align-guard<accesses> marks what it checked, like guarded assumes.

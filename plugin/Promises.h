@@ -11,6 +11,7 @@
 //   %p = call align 64 ptr @aligned_buf()                       return-attr
 //   %q = call ptr @__rust_alloc(i64 %n, i64 allocalign %a)      return-attr
 //   load <8 x float>, ptr %in, align 32   ; %in an entry's argument   access
+//   %q = load ptr, ptr %x, !align !{i64 64}                   load-metadata
 //
 // The audit also asks for F's own return promise, which align-guard checks
 // where it is relied on, after each call:
@@ -31,6 +32,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,10 +44,12 @@ enum class PromiseKind {
   AssumeICmp,
   ParamAttr,
   ReturnAttr,
-  Access
+  Access,
+  LoadMetadata
 };
 
-/// `assume-bundle`, `assume-icmp`, `param-attr`, `return-attr`, `access`:
+/// `assume-bundle`, `assume-icmp`, `param-attr`, `return-attr`, `access`,
+/// `load-metadata`:
 /// the names the docs, the audit and the runtime use.
 llvm::StringRef promiseKindName(PromiseKind Kind);
 
@@ -64,6 +68,8 @@ struct CollectScope {
   /// Loads, stores, masked accesses and memory intrinsics aligned beyond
   /// what their element type needs, on a pointer from F's arguments.
   bool Accesses = false;
+  /// Pointers loaded with `!align` metadata (every function).
+  bool Loads = false;
 };
 
 struct AlignmentPromise {
@@ -146,10 +152,20 @@ bool isTypeAlignment(const llvm::AttributeList &Attrs, int ArgNo,
 /// attributes say, so align-guard does not check it.
 bool isLibraryAlignedAllocator(const llvm::CallBase &CB);
 
-/// Where the check of the pointer CB returns goes: the instruction after
-/// the call, or the first of an invoke's normal destination (align-guard
-/// gives it a single predecessor first); null when there is none (callbr).
-llvm::Instruction *returnCheckPoint(const llvm::CallBase &CB);
+/// Where the check of the pointer I produces (a call's result, a loaded
+/// pointer) goes: the instruction after I, or the first of an invoke's
+/// normal destination (align-guard gives it a single predecessor first),
+/// past any static alloca; null when there is none (callbr).
+llvm::Instruction *resultCheckPoint(const llvm::Instruction &I);
+
+/// The alignment a load's `!align` metadata promises its loaded pointer,
+/// or none.
+std::optional<uint64_t> loadedAlignment(const llvm::LoadInst &Load);
+
+/// isTypeAlignment for a pointer loaded with `!align`: the same rule, read
+/// from `!dereferenceable`, `!dereferenceable_or_null` and `!nonnull`
+/// (rustc's loaded references: `!nonnull !{} !align !{i64 4}`).
+bool isTypeAlignment(const llvm::LoadInst &Load, uint64_t Alignment);
 
 /// True when an `align` on this parameter is part of the calling convention,
 /// not a caller's promise: the callee's own copy (byval, inalloca,

@@ -70,7 +70,8 @@ import sys
 import tempfile
 
 ACTIONS = ["abort", "trap", "recover", "return=-1", "fallback"]
-KINDS = ["assume-bundle", "assume-icmp", "param-attr", "return-attr", "access"]
+KINDS = ["assume-bundle", "assume-icmp", "param-attr", "return-attr", "access",
+         "load-metadata"]
 KIND_RE = "|".join(re.escape(k) for k in KINDS)
 
 # The planner's reasons for promises align-guard with these options does not
@@ -79,12 +80,14 @@ NOT_ENTRY_PARAM = ("not an entry point: its callers in this module make the "
                    "promise")
 NOT_ENTRY_ACCESS = "accesses are checked only in entry points"
 NO_ACCESSES = "accesses are checked only by align-guard<accesses>"
+NO_LOADS = "loaded pointers' !align is checked only by align-guard<loads>"
 # align-guard looks at a function's own return promise and leaves it out
 # with a NoCheck remark (CheckPlanner.cpp).
 NO_RETURNS = ("a function's own return promise is checked after each call "
               "that relies on it")
 OPTED_OUT = 'the function opts out with "no-align-guard"'
-NOT_IN_SCOPE = {NOT_ENTRY_PARAM, NOT_ENTRY_ACCESS, NO_ACCESSES, OPTED_OUT}
+NOT_IN_SCOPE = {NOT_ENTRY_PARAM, NOT_ENTRY_ACCESS, NO_ACCESSES, NO_LOADS,
+                OPTED_OUT}
 # The planner's reason for a type alignment (CheckPlanner.cpp,
 # TypeAlignmentWhy): the audit's `type` status, no check without
 # `type-alignment`.
@@ -672,11 +675,15 @@ def main_runs(args):
                     has_accesses = any(f["kind"] == "access"
                                        for f in findings)
                     has_type = any(f["status"] == "type" for f in findings)
+                    has_loads = any(f["kind"] == "load-metadata" and
+                                    f["status"] != "type" for f in findings)
             if not has_accesses:
                 break
-        # Type alignments, checked on request: two actions suffice.
-        for action in (ACTIONS[0], "recover") if has_type else ():
-            action += ";type-alignment"
+        # Type alignments and loaded pointers' `!align`, checked on
+        # request: two actions each suffice.
+        extra = ((";type-alignment",) if has_type else ()) + (
+            (";loads",) if has_loads else ())
+        for action in [a + e for e in extra for a in (ACTIONS[0], "recover")]:
             label = "%s %s" % (names[path], action)
             try:
                 _, counts = one_run(args, path, names[path], texts[path],

@@ -15,7 +15,8 @@ TOP = {"alignguard_audit", "module", "assumptions", "summary"}
 FINDING = {"function", "kind", "subject", "argument", "alignment", "offset",
            "file", "line", "column", "status", "reason", "placement",
            "suppression"}
-KINDS = {"assume-bundle", "assume-icmp", "param-attr", "return-attr", "access"}
+KINDS = {"assume-bundle", "assume-icmp", "param-attr", "return-attr", "access",
+         "load-metadata"}
 STATUSES = {"guarded", "checked", "implied", "unchecked", "unsupported",
             "suppressed", "type"}
 SUMMARY = {"total", "unchecked", "guarded", "checked", "implied", "unsupported",

@@ -43,7 +43,8 @@ enum alignguard_kind {
   ALIGNGUARD_KIND_ASSUME_ICMP = 1,   /* llvm.assume((ptrtoint p & M) == 0)  */
   ALIGNGUARD_KIND_PARAM_ATTR = 2,    /* `align A` on an entry's parameter   */
   ALIGNGUARD_KIND_RETURN_ATTR = 3,   /* `align A` on a returned pointer     */
-  ALIGNGUARD_KIND_ACCESS = 4         /* an over-aligned load/store/memcpy   */
+  ALIGNGUARD_KIND_ACCESS = 4,        /* an over-aligned load/store/memcpy   */
+  ALIGNGUARD_KIND_LOAD_METADATA = 5  /* `!align` on a loaded pointer       */
 };
 
 /* One per check, emitted by the pass as a private constant. */
