@@ -29,6 +29,38 @@ DebugLoc promiseDebugLoc(const AlignmentPromise &A) {
   return DebugLoc();
 }
 
+/// Where SP's function is declared (line, no column).
+static DebugLoc subprogramLoc(LLVMContext &Ctx, DISubprogram *SP) {
+  if (!SP)
+    return DebugLoc();
+  return DILocation::get(Ctx, SP->getLine(), 0, SP);
+}
+
+DebugLoc promiseOriginLoc(const AlignmentPromise &A) {
+  LLVMContext &Ctx = A.F->getContext();
+  switch (A.Kind) {
+  case PromiseKind::ParamAttr:
+    return subprogramLoc(Ctx, A.F->getSubprogram());
+  case PromiseKind::ReturnAttr:
+    // A call's result is promised by its callee's declaration; a return
+    // of F's own by F.
+    if (auto *CB = dyn_cast_or_null<CallBase>(A.Inst)) {
+      const Function *Callee = CB->getCalledFunction();
+      return Callee ? subprogramLoc(Ctx, Callee->getSubprogram()) : DebugLoc();
+    }
+    return subprogramLoc(Ctx, A.F->getSubprogram());
+  case PromiseKind::AssumeBundle:
+  case PromiseKind::AssumeICmp:
+  case PromiseKind::Access:
+    // The instruction's own location: for inlined code, the innermost one,
+    // where __builtin_assume_aligned or the aligned load was written.
+    if (A.Inst && A.Inst->getDebugLoc())
+      return A.Inst->getDebugLoc();
+    break;
+  }
+  return promiseDebugLoc(A);
+}
+
 std::string describeLocation(const DebugLoc &DL) {
   if (!DL)
     return "";
@@ -95,6 +127,11 @@ PromiseDescription describePromise(const AlignmentPromise &A,
     D.File = Loc->getFilename().str();
     D.Line = Loc.getLine();
     D.Column = Loc.getCol();
+  }
+  if (DebugLoc Loc = promiseOriginLoc(A)) {
+    D.PromisedFile = Loc->getFilename().str();
+    D.PromisedLine = Loc.getLine();
+    D.PromisedColumn = Loc.getCol();
   }
   return D;
 }

@@ -8,7 +8,12 @@
 // (AuditReport.h) are both made from its result.
 //
 //   define void @vadd(ptr %a, ptr align 64 %b)   !dbg at vadd.c:12
-//     -> {vadd, param-attr, "argument #1 'b'", arg 1, 64, 0, vadd.c:12:0}
+//     -> {vadd, param-attr, "argument #1 'b'", arg 1, 64, 0, vadd.c:12:0,
+//         promised at vadd.c:12:0}
+//
+// Two places: where the promise is checked (File/Line/Column, in the
+// function itself: for inlined code, the call site) and where it was
+// written (Promised: an inlined helper's assume, a callee's declaration).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_PROMISEDESCRIPTION_H
@@ -35,6 +40,10 @@ struct PromiseDescription {
   std::optional<int64_t> Offset;     ///< none when only known at run time
   std::string File;                  ///< empty without debug info
   unsigned Line = 0, Column = 0;
+  /// Where the promise was written (promiseOriginLoc); often the place
+  /// above. Empty without debug info.
+  std::string PromisedFile;
+  unsigned PromisedLine = 0, PromisedColumn = 0;
 };
 
 /// Describes A; Namer must be F's (A.F).
@@ -45,6 +54,13 @@ PromiseDescription describePromise(const AlignmentPromise &A,
 /// site in A's function), else (a parameter's promise) the start of its
 /// function; empty without debug info.
 llvm::DebugLoc promiseDebugLoc(const AlignmentPromise &A);
+
+/// Where A was written, as far as debug info (-g or -gline-tables-only)
+/// says: an assume's or an access's own location (for inlined code, in the
+/// inlined helper, not the call site), the callee's DISubprogram for a
+/// call's return promise (empty when the callee has none), the function's
+/// for its parameters and its own return; else promiseDebugLoc(A).
+llvm::DebugLoc promiseOriginLoc(const AlignmentPromise &A);
 
 /// ` at file:line` for a message, or "" without debug info.
 std::string describeLocation(const llvm::DebugLoc &DL);

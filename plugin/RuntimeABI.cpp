@@ -20,6 +20,9 @@ SiteInfo SiteInfo::from(const PromiseDescription &D) {
   Site.Column = D.Column;
   Site.Alignment = D.Alignment.value_or(0);
   Site.Offset = D.Offset.value_or(0);
+  Site.PromiseFile = D.PromisedFile;
+  Site.PromiseLine = D.PromisedLine;
+  Site.PromiseColumn = D.PromisedColumn;
   return Site;
 }
 
@@ -56,6 +59,9 @@ Constant *SiteDescriptors::create(const SiteInfo &Site) {
       ConstantInt::get(I32, Site.Column),
       ConstantInt::get(I64, Site.Alignment),
       ConstantInt::get(I64, static_cast<uint64_t>(Site.Offset)),
+      string(Site.PromiseFile, /*NullIfEmpty=*/true),
+      ConstantInt::get(I32, Site.PromiseLine),
+      ConstantInt::get(I32, Site.PromiseColumn),
   };
   Constant *Init = ConstantStruct::getAnon(Ctx, Fields);
   // Not unnamed_addr: the runtime deduplicates reports by descriptor address.

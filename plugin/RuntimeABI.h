@@ -4,9 +4,10 @@
 // built in IR. Keep the two in step: the field order here is the struct
 // alignguard_site there, and SiteVersion is ALIGNGUARD_SITE_VERSION.
 //
-//   @__alignguard_site = private constant { i32 1, i32 2, ptr @fn, ptr @subj,
+//   @__alignguard_site = private constant { i32 2, i32 2, ptr @fn, ptr @subj,
 //                                           ptr @file, i32 12, i32 3,
-//                                           i64 64, i64 0 }
+//                                           i64 64, i64 0,
+//                                           ptr @file, i32 12, i32 0 }
 //   call void @__alignguard_report_abort(ptr @__alignguard_site, i64 %p,
 //                                        i64 64, i64 0)
 //
@@ -27,7 +28,7 @@
 
 namespace alignguard {
 
-inline constexpr unsigned SiteVersion = 1;
+inline constexpr unsigned SiteVersion = 2;
 inline constexpr const char *ReportHookName = "__alignguard_report";
 inline constexpr const char *ReportAbortHookName = "__alignguard_report_abort";
 inline constexpr const char *FallbackHookName = "__alignguard_fallback";
@@ -50,6 +51,11 @@ struct SiteInfo {
   unsigned Column = 0;
   uint64_t Alignment = 0; ///< 0 when only known at run time
   int64_t Offset = 0;     ///< the constant offset, 0 when at run time
+  /// Where the promise was written (PromiseDescription::PromisedFile...);
+  /// empty without debug info. Since SiteVersion 2.
+  std::string PromiseFile;
+  unsigned PromiseLine = 0;
+  unsigned PromiseColumn = 0;
 };
 
 /// Emits site descriptors into one module, sharing their strings.

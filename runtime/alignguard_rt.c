@@ -13,10 +13,14 @@
  *
  * and the default output is one line per report, for example
  *
- *   alignguard: dot: argument #1 'b' = 0x1004 is not 16-byte aligned
- *       (4 bytes past a boundary) at dot.c:3:7          (one line in reality)
+ *   alignguard: dot: argument #1 'b' = 0x1004 is 4-byte aligned, not 16-byte
+ *       aligned (4 bytes past a boundary) at dot.c:9:3, promised at
+ *       dot.h:4:10                                       (one line in reality)
  *
- * (a fallback line ends in "; running the unaligned fallback"). The names in
+ * (", promised at" only when the descriptor knows where the promise was
+ * written and that is not where it is checked: an inlined helper's assume,
+ * a callee's declaration; a fallback line ends in "; running the unaligned
+ * fallback"). The names in
  * it come from the IR: their control bytes are written as \xNN (as in the
  * audit table), so a report is always one line. Every hook also keeps the
  * plain line, per thread, for alignguard_last_error(): a host such as TVM
@@ -324,6 +328,49 @@ static void ensure_options(void) {
 
 /*===-- Reporting ---------------------------------------------------------===*/
 
+/// The largest power of two dividing `pointer - offset`, at most alignment
+/// (alignment itself when nothing is misaligned); for an alignment that is
+/// not a power of two, the largest dividing `pointer` (0 for null).
+static uint64_t actual_alignment(uint64_t pointer, uint64_t alignment,
+                                 int64_t offset) {
+  if (!is_pow2(alignment))
+    return pointer & (0 - pointer);
+  uint64_t address = pointer - (uint64_t)offset;
+  uint64_t low = address & (0 - address);
+  return low == 0 || low > alignment ? alignment : low;
+}
+
+/// Where the site's promise was written: nothing from a version 1 (or an
+/// unknown version's) descriptor, which has no such field.
+static void promise_location(const alignguard_site *site, const char **file,
+                             uint32_t *line, uint32_t *column) {
+  int known = site && site->version == ALIGNGUARD_SITE_VERSION &&
+              site->promise_file && site->promise_file[0];
+  *file = known ? site->promise_file : NULL;
+  *line = known ? site->promise_line : 0;
+  *column = known ? site->promise_column : 0;
+}
+
+/// `file[:line[:col]]`.
+static void put_location(ag_out *o, const char *file, uint32_t line,
+                         uint32_t column) {
+  put_escaped(o, file);
+  if (line) {
+    put_char(o, ':');
+    put_dec(o, line);
+    if (column) {
+      put_char(o, ':');
+      put_dec(o, column);
+    }
+  }
+}
+
+static int same_location(const char *file_a, uint32_t line_a, uint32_t col_a,
+                         const char *file_b, uint32_t line_b, uint32_t col_b) {
+  return file_a && file_b && strcmp(file_a, file_b) == 0 && line_a == line_b &&
+         col_a == col_b;
+}
+
 AG_API size_t alignguard_format_report(char *buf, size_t size,
                                        const alignguard_site *site,
                                        uint64_t pointer, uint64_t alignment,
@@ -331,8 +378,9 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
   ag_out o = {buf, size, 0};
   put_str(&o, "alignguard: ");
   /* A descriptor from another ABI version may have any layout: read nothing
-     but the version, which every version keeps first. */
-  if (site && site->version != ALIGNGUARD_SITE_VERSION) {
+     but the version, which every version keeps first. Version 1 is version
+     2 without the promise's location at the end. */
+  if (site && site->version != ALIGNGUARD_SITE_VERSION && site->version != 1) {
     put_str(&o, "report from a site descriptor of unknown version ");
     put_dec(&o, site->version);
     put_str(&o, " (pointer ");
@@ -354,10 +402,15 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
       put_str(&o, " + "); /* negated in unsigned arithmetic: INT64_MIN too */
       put_dec(&o, 0 - (uint64_t)offset);
     }
-    put_str(&o, " is not ");
-    put_dec(&o, alignment);
+    uint64_t past = (pointer - (uint64_t)offset) & (alignment - 1);
+    put_str(&o, " is ");
+    put_dec(&o, actual_alignment(pointer, alignment, offset));
+    if (past) { /* always, unless called directly for an aligned address */
+      put_str(&o, "-byte aligned, not ");
+      put_dec(&o, alignment);
+    }
     put_str(&o, "-byte aligned (");
-    put_dec(&o, (pointer - (uint64_t)offset) & (alignment - 1));
+    put_dec(&o, past);
     put_str(&o, " bytes past a boundary)");
   } else {
     /* LangRef: an alignment that is not a power of two promises a null
@@ -366,17 +419,19 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
     put_dec(&o, alignment);
     put_str(&o, " (not a power of two) requires");
   }
-  if (site && site->file && site->file[0]) {
+  const char *file = site && site->file && site->file[0] ? site->file : NULL;
+  if (file) {
     put_str(&o, " at ");
-    put_escaped(&o, site->file);
-    if (site->line) {
-      put_char(&o, ':');
-      put_dec(&o, site->line);
-      if (site->column) {
-        put_char(&o, ':');
-        put_dec(&o, site->column);
-      }
-    }
+    put_location(&o, file, site->line, site->column);
+  }
+  const char *promise_file;
+  uint32_t promise_line, promise_column;
+  promise_location(site, &promise_file, &promise_line, &promise_column);
+  if (promise_file &&
+      !(file && same_location(file, site->line, site->column, promise_file,
+                              promise_line, promise_column))) {
+    put_str(&o, ", promised at ");
+    put_location(&o, promise_file, promise_line, promise_column);
   }
   return finish(&o);
 }
@@ -414,7 +469,13 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
         is_pow2(alignment) ? (pointer - (uint64_t)offset) & (alignment - 1) : 0,
         line,
         fatal,
-        fallback};
+        fallback,
+        actual_alignment(pointer, alignment, offset),
+        NULL,
+        0,
+        0};
+    promise_location(site, &info.promise_file, &info.promise_line,
+                     &info.promise_column);
     handler(&info, user);
     return;
   }

@@ -50,7 +50,33 @@ alignguard_site makeSite(const char *Fn, const char *Subject, const char *File,
           Line,
           Column,
           16,
+          0,
+          nullptr,
+          0,
           0};
+}
+
+/// A site that also says where its promise was written.
+alignguard_site makePromisedSite(const char *Fn, const char *File,
+                                 uint32_t Line, uint32_t Column,
+                                 const char *PromiseFile, uint32_t PromiseLine,
+                                 uint32_t PromiseColumn) {
+  alignguard_site S = makeSite(Fn, "p", File, Line, Column);
+  S.promise_file = PromiseFile;
+  S.promise_line = PromiseLine;
+  S.promise_column = PromiseColumn;
+  return S;
+}
+
+/// A version 1 descriptor: the fields after `offset` do not exist, so they
+/// hold a pointer that crashes the test if read, and a line that shows.
+alignguard_site versionOne(const char *File, uint32_t Line, uint32_t Column) {
+  alignguard_site S = makeSite("f", "p", File, Line, Column);
+  S.version = 1;
+  S.promise_file = reinterpret_cast<const char *>(uintptr_t{1});
+  S.promise_line = 77;
+  S.promise_column = 77;
+  return S;
 }
 
 std::string format(const alignguard_site *Site, uint64_t Ptr, uint64_t Align,
@@ -102,7 +128,10 @@ void record(const alignguard_report_info *Info, void *User) {
   OS << std::hex << "pointer=0x" << Info->pointer << std::dec
      << " alignment=" << Info->alignment << " offset=" << Info->offset
      << " misalignment=" << Info->misalignment << " fatal=" << Info->fatal
-     << " fallback=" << Info->fallback << " message=" << Info->message;
+     << " fallback=" << Info->fallback << " actual=" << Info->actual_alignment
+     << " promised=" << (Info->promise_file ? Info->promise_file : "(none)")
+     << ":" << Info->promise_line << ":" << Info->promise_column
+     << " message=" << Info->message;
   R->Last = OS.str();
   R->Calls.fetch_add(1);
 }
@@ -140,31 +169,34 @@ alignguard_site otherVersion(uint32_t Version) {
 const FormatCase FormatCases[] = {
     {"Misaligned", makeSite("dot", "argument #1 'b'", "dot.c", 3, 7), false,
      0x1004, 16, 0,
-     "alignguard: dot: argument #1 'b' = 0x1004 is not 16-byte aligned "
+     "alignguard: dot: argument #1 'b' = 0x1004 is 4-byte aligned, not 16-byte "
+     "aligned "
      "(4 bytes past a boundary) at dot.c:3:7"},
     {"PositiveOffset", makeSite("dot", "argument #1 'b'", "dot.c", 3, 7), false,
      0x1014, 64, 16,
-     "alignguard: dot: argument #1 'b' = 0x1014 - 16 is not 64-byte aligned "
+     "alignguard: dot: argument #1 'b' = 0x1014 - 16 is 4-byte aligned, not "
+     "64-byte aligned "
      "(4 bytes past a boundary) at dot.c:3:7"},
     {"NegativeOffset", makeSite("dot", "p", "dot.c", 3, 7), false, 0x1000, 32,
      -8,
-     "alignguard: dot: p = 0x1000 + 8 is not 32-byte aligned "
+     "alignguard: dot: p = 0x1000 + 8 is 8-byte aligned, not 32-byte aligned "
      "(8 bytes past a boundary) at dot.c:3:7"},
     {"OffsetWrapsModulo2To64", makeSite("f", "p", nullptr, 0, 0), false, 0x4,
      16, 8,
-     "alignguard: f: p = 0x4 - 8 is not 16-byte aligned "
+     "alignguard: f: p = 0x4 - 8 is 4-byte aligned, not 16-byte aligned "
      "(12 bytes past a boundary)"},
     {"MostNegativeOffset", makeSite("f", "p", nullptr, 0, 0), false, 0x3, 16,
      INT64_MIN,
-     "alignguard: f: p = 0x3 + 9223372036854775808 is not 16-byte aligned "
+     "alignguard: f: p = 0x3 + 9223372036854775808 is 1-byte aligned, not "
+     "16-byte aligned "
      "(3 bytes past a boundary)"},
     {"LargestValues", makeSite("f", "p", nullptr, 0, 0), false, UINT64_MAX,
      uint64_t{1} << 63, 0,
-     "alignguard: f: p = 0xffffffffffffffff is not "
+     "alignguard: f: p = 0xffffffffffffffff is 1-byte aligned, not "
      "9223372036854775808-byte aligned "
      "(9223372036854775807 bytes past a boundary)"},
     {"NullPointerHexIsZero", makeSite("f", "p", nullptr, 0, 0), false, 0, 8, 3,
-     "alignguard: f: p = 0x0 - 3 is not 8-byte aligned "
+     "alignguard: f: p = 0x0 - 3 is 1-byte aligned, not 8-byte aligned "
      "(5 bytes past a boundary)"},
     {"NotPowerOfTwo", makeSite("dot", "p", "dot.c", 3, 7), false, 0x30, 24, 0,
      "alignguard: dot: p = 0x30 is not null, as the alignment 24 (not a power "
@@ -177,29 +209,29 @@ const FormatCase FormatCases[] = {
      "alignguard: dot: p = 0xabc is not null, as the alignment 0 (not a power "
      "of two) requires at dot.c:3:7"},
     {"NoFile", makeSite("dot", "p", nullptr, 3, 7), false, 0x1004, 16, 0,
-     "alignguard: dot: p = 0x1004 is not 16-byte aligned "
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
      "(4 bytes past a boundary)"},
     {"EmptyFile", makeSite("dot", "p", "", 3, 7), false, 0x1004, 16, 0,
-     "alignguard: dot: p = 0x1004 is not 16-byte aligned "
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
      "(4 bytes past a boundary)"},
     {"FileWithoutLine", makeSite("dot", "p", "dot.c", 0, 7), false, 0x1004, 16,
      0,
-     "alignguard: dot: p = 0x1004 is not 16-byte aligned "
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
      "(4 bytes past a boundary) at dot.c"},
     {"FileWithoutColumn", makeSite("dot", "p", "dot.c", 42, 0), false, 0x1004,
      16, 0,
-     "alignguard: dot: p = 0x1004 is not 16-byte aligned "
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
      "(4 bytes past a boundary) at dot.c:42"},
     {"NullSubject", makeSite("dot", nullptr, "dot.c", 3, 7), false, 0x1004, 16,
      0,
-     "alignguard: dot: ? = 0x1004 is not 16-byte aligned "
+     "alignguard: dot: ? = 0x1004 is 4-byte aligned, not 16-byte aligned "
      "(4 bytes past a boundary) at dot.c:3:7"},
     {"NullFunction", makeSite(nullptr, "p", nullptr, 0, 0), false, 0x1004, 16,
      0,
-     "alignguard: ?: p = 0x1004 is not 16-byte aligned "
+     "alignguard: ?: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
      "(4 bytes past a boundary)"},
     {"NullSite", makeSite(nullptr, nullptr, nullptr, 0, 0), true, 0x1004, 16, 0,
-     "alignguard: ?: ? = 0x1004 is not 16-byte aligned "
+     "alignguard: ?: ? = 0x1004 is 4-byte aligned, not 16-byte aligned "
      "(4 bytes past a boundary)"},
     // A newline would split the report, ESC would reach the terminal: every
     // byte below 0x20, and 0x7f, is written as the audit table writes it.
@@ -208,16 +240,75 @@ const FormatCase FormatCases[] = {
               7),
      false, 0x1004, 16, 0,
      "alignguard: ker\\x0anel\\x1b[31m: argument #0 'a\\x09b\\x7f' = 0x1004 "
-     "is not 16-byte aligned (4 bytes past a boundary) at "
+     "is 4-byte aligned, not 16-byte aligned (4 bytes past a boundary) at "
      "dir\\x0d/f\\x01.c:3:7"},
     // Only control bytes: backslashes and UTF-8 are left as they are.
     {"BackslashAndUtf8AreKept",
      makeSite("ns\\f", "'\xc3\xa9t\xc3\xa9'", "C:\\k.c", 1, 0), false, 0x1004,
      16, 0,
-     "alignguard: ns\\f: '\xc3\xa9t\xc3\xa9' = 0x1004 is not 16-byte aligned "
+     "alignguard: ns\\f: '\xc3\xa9t\xc3\xa9' = 0x1004 is 4-byte aligned, not "
+     "16-byte aligned "
      "(4 bytes past a boundary) at C:\\k.c:1"},
-    {"UnknownVersion", otherVersion(2), false, 0x1004, 16, 0,
-     "alignguard: report from a site descriptor of unknown version 2 "
+    // Where the promise was written, after where it is checked; not said
+    // twice when it is the same place.
+    {"PromisedElsewhere",
+     makePromisedSite("dot", "dot.c", 9, 3, "dot.h", 4, 10), false, 0x1004, 16,
+     0,
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c:9:3, promised at dot.h:4:10"},
+    {"PromisedOnAnotherLine",
+     makePromisedSite("dot", "dot.c", 9, 3, "dot.c", 3, 0), false, 0x1004, 16,
+     0,
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c:9:3, promised at dot.c:3"},
+    {"PromisedWhereChecked",
+     makePromisedSite("dot", "dot.c", 9, 3, "dot.c", 9, 3), false, 0x1004, 16,
+     0,
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c:9:3"},
+    {"PromisedWithoutCheckLocation",
+     makePromisedSite("dot", nullptr, 0, 0, "dot.h", 4, 10), false, 0x1004, 16,
+     0,
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
+     "(4 bytes past a boundary), promised at dot.h:4:10"},
+    {"EmptyPromiseFile", makePromisedSite("dot", "dot.c", 9, 3, "", 4, 10),
+     false, 0x1004, 16, 0,
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c:9:3"},
+    {"PromiseFileEscaped",
+     makePromisedSite("dot", "dot.c", 9, 3, "in\\nc\x1b.h", 4, 0), false,
+     0x1004, 16, 0,
+     "alignguard: dot: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c:9:3, promised at in\\nc\\x1b.h:4"},
+    {"PromisedNotPowerOfTwo",
+     makePromisedSite("dot", "dot.c", 9, 3, "dot.h", 4, 10), false, 0x30, 24, 0,
+     "alignguard: dot: p = 0x30 is not null, as the alignment 24 (not a power "
+     "of two) requires at dot.c:9:3, promised at dot.h:4:10"},
+    // The actual alignment: the lowest set bit of `pointer - offset`.
+    {"ActualAlignmentOfOneByte", makeSite("f", "p", nullptr, 0, 0), false,
+     0x1001, 4096, 0,
+     "alignguard: f: p = 0x1001 is 1-byte aligned, not 4096-byte aligned "
+     "(1 bytes past a boundary)"},
+    {"ActualAlignmentAfterOffset", makeSite("f", "p", nullptr, 0, 0), false,
+     0x1030, 64, 16,
+     "alignguard: f: p = 0x1030 - 16 is 32-byte aligned, not 64-byte aligned "
+     "(32 bytes past a boundary)"},
+    // alignguard_format_report called for an address that keeps the promise.
+    {"NotMisaligned", makeSite("f", "p", nullptr, 0, 0), false, 0x1040, 64, 0,
+     "alignguard: f: p = 0x1040 is 64-byte aligned (0 bytes past a boundary)"},
+    {"ZeroAddressNotMisaligned", makeSite("f", "p", nullptr, 0, 0), false, 0x10,
+     16, 16,
+     "alignguard: f: p = 0x10 - 16 is 16-byte aligned (0 bytes past a "
+     "boundary)"},
+    // Version 1 (no promise location) still reads; its absent fields are not.
+    {"VersionOne", versionOne("dot.c", 3, 7), false, 0x1004, 16, 0,
+     "alignguard: f: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
+     "(4 bytes past a boundary) at dot.c:3:7"},
+    {"VersionOneWithoutFile", versionOne(nullptr, 0, 0), false, 0x1004, 16, 0,
+     "alignguard: f: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
+     "(4 bytes past a boundary)"},
+    {"UnknownVersion", otherVersion(3), false, 0x1004, 16, 0,
+     "alignguard: report from a site descriptor of unknown version 3 "
      "(pointer 0x1004)"},
     {"VersionZero", otherVersion(0), false, 0xdeadbeef, 0, 5,
      "alignguard: report from a site descriptor of unknown version 0 "
@@ -272,9 +363,11 @@ void expectCutTo1023(const alignguard_site &Site, const std::string &Full) {
 TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
   const std::string Subject(2000, 's');
   const alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
-  expectCutTo1023(Site, "alignguard: f: " + Subject +
-                            " = 0x1001 is not 8-byte aligned (1 bytes past a "
-                            "boundary) at a.c:1:2");
+  expectCutTo1023(
+      Site,
+      "alignguard: f: " + Subject +
+          " = 0x1001 is 1-byte aligned, not 8-byte aligned (1 bytes past a "
+          "boundary) at a.c:1:2");
 }
 
 // Each control byte takes four characters: counted in the full length, and
@@ -285,15 +378,18 @@ TEST(RuntimeFormatBuffer, EscapesCountInTheFullLengthAndAreCut) {
   std::string Escaped;
   for (size_t I = 0; I < Name.size(); ++I)
     Escaped += "\\x1b";
-  expectCutTo1023(Site, "alignguard: " + Escaped +
-                            ": p = 0x1001 is not 8-byte aligned (1 bytes past "
-                            "a boundary)");
+  expectCutTo1023(
+      Site,
+      "alignguard: " + Escaped +
+          ": p = 0x1001 is 1-byte aligned, not 8-byte aligned (1 bytes past "
+          "a boundary)");
 }
 
 TEST(RuntimeFormatBuffer, SizeZeroWritesNothing) {
   const alignguard_site Site = makeSite("f", "p", nullptr, 0, 0);
-  const size_t Full = std::strlen("alignguard: f: p = 0x1001 is not 8-byte "
-                                  "aligned (1 bytes past a boundary)");
+  const size_t Full =
+      std::strlen("alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte "
+                  "aligned (1 bytes past a boundary)");
   EXPECT_EQ(alignguard_format_report(nullptr, 0, &Site, 0x1001, 8, 0), Full);
   char Byte = '#';
   EXPECT_EQ(alignguard_format_report(&Byte, 0, &Site, 0x1001, 8, 0), Full);
@@ -303,9 +399,11 @@ TEST(RuntimeFormatBuffer, SizeZeroWritesNothing) {
 TEST(RuntimeFormatBuffer, SizeOneWritesOnlyTheTerminator) {
   const alignguard_site Site = makeSite("f", "p", nullptr, 0, 0);
   char Buf[2] = {'#', '#'};
-  EXPECT_EQ(alignguard_format_report(Buf, 1, &Site, 0x1001, 8, 0),
-            std::strlen("alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
-                        "bytes past a boundary)"));
+  EXPECT_EQ(
+      alignguard_format_report(Buf, 1, &Site, 0x1001, 8, 0),
+      std::strlen(
+          "alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte aligned (1 "
+          "bytes past a boundary)"));
   EXPECT_EQ(Buf[0], '\0');
   EXPECT_EQ(Buf[1], '#');
 }
@@ -342,7 +440,8 @@ TEST(RuntimeHandler, SameSiteTwiceCallsHandlerOnceCountsTwice) {
       inChild(nullptr, Body), ::testing::ExitedWithCode(0),
       exactly("calls=1 counted=2\n"
               "pointer=0x1004 alignment=16 offset=0 misalignment=4 "
-              "fatal=0 fallback=0 message=alignguard: dot: p = 0x1004 is not "
+              "fatal=0 fallback=0 actual=4 promised=(none):0:0 "
+              "message=alignguard: dot: p = 0x1004 is 4-byte aligned, not "
               "16-byte aligned (4 bytes past a boundary) at "
               "dot.c:3:7\n"));
 }
@@ -367,7 +466,8 @@ TEST(RuntimeHandler, TwoSitesCallHandlerTwice) {
       inChild(nullptr, Body), ::testing::ExitedWithCode(0),
       exactly("calls=2 counted=3\n"
               "pointer=0x1000 alignment=64 offset=-4 misalignment=4 "
-              "fatal=0 fallback=0 message=alignguard: g: q = 0x1000 + 4 is not "
+              "fatal=0 fallback=0 actual=4 promised=(none):0:0 "
+              "message=alignguard: g: q = 0x1000 + 4 is 4-byte aligned, not "
               "64-byte aligned (4 bytes past a boundary)\n"));
 }
 
@@ -381,11 +481,39 @@ TEST(RuntimeHandler, MisalignmentIsZeroWithoutPowerOfTwo) {
     __alignguard_report(&NotPow2Site[0], 0x33, 12, 1);
     say(R.Last);
   };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("pointer=0x33 alignment=12 offset=1 misalignment=0 "
+                      "fatal=0 fallback=0 actual=1 promised=(none):0:0 "
+                      "message=alignguard: f: p = 0x33 is not null, "
+                      "as the alignment 12 (not a power of two) requires\n"));
+}
+
+// A site of the current version that says where its promise was made, and
+// a version 1 site, which cannot say it (its fields would crash if read).
+alignguard_site PromiseSites[2] = {
+    makePromisedSite("k", "k.c", 9, 3, "k.h", 4, 10), versionOne("f.c", 1, 2)};
+
+TEST(RuntimeHandler, InfoSaysActualAlignmentAndWhereThePromiseWasMade) {
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    __alignguard_report(&PromiseSites[0], 0x1018, 64, 0);
+    say(R.Last);
+    __alignguard_report(&PromiseSites[1], 0x1002, 8, 0);
+    say(R.Last);
+  };
   EXPECT_EXIT(
       inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-      exactly("pointer=0x33 alignment=12 offset=1 misalignment=0 "
-              "fatal=0 fallback=0 message=alignguard: f: p = 0x33 is not null, "
-              "as the alignment 12 (not a power of two) requires\n"));
+      exactly("pointer=0x1018 alignment=64 offset=0 misalignment=24 "
+              "fatal=0 fallback=0 actual=8 promised=k.h:4:10 "
+              "message=alignguard: k: p = 0x1018 is 8-byte aligned, not "
+              "64-byte aligned (24 bytes past a boundary) at k.c:9:3, "
+              "promised at k.h:4:10\n"
+              "pointer=0x1002 alignment=8 offset=0 misalignment=2 "
+              "fatal=0 fallback=0 actual=2 promised=(none):0:0 "
+              "message=alignguard: f: p = 0x1002 is 2-byte aligned, not "
+              "8-byte aligned (2 bytes past a boundary) at f.c:1:2\n"));
 }
 
 alignguard_site RestoreSites[2] = {makeSite("f", "p", nullptr, 0, 0),
@@ -399,11 +527,13 @@ TEST(RuntimeHandler, RemovingTheHandlerRestoresTheDefaultLine) {
     alignguard_set_handler(nullptr, nullptr);
     __alignguard_report(&RestoreSites[1], 0x1001, 4, 0);
   };
-  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-              exactly("handler: fatal=0 alignguard: f: p = 0x1001 is not "
-                      "2-byte aligned (1 bytes past a boundary)\n"
-                      "alignguard: g: q = 0x1001 is not 4-byte aligned (1 "
-                      "bytes past a boundary) at g.c:9\n"));
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+      exactly(
+          "handler: fatal=0 alignguard: f: p = 0x1001 is 1-byte aligned, not "
+          "2-byte aligned (1 bytes past a boundary)\n"
+          "alignguard: g: q = 0x1001 is 1-byte aligned, not 4-byte aligned (1 "
+          "bytes past a boundary) at g.c:9\n"));
 }
 
 alignguard_site ThrowSite[1] = {makeSite("f", "p", nullptr, 0, 0)};
@@ -423,9 +553,10 @@ TEST(RuntimeHandler, HandlerMayThrowThroughTheHook) {
       say(std::string("caught: ") + E.what());
     }
   };
-  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-              exactly("caught: alignguard: f: p = 0x1001 is not 2-byte "
-                      "aligned (1 bytes past a boundary)\n"));
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+      exactly("caught: alignguard: f: p = 0x1001 is 1-byte aligned, not 2-byte "
+              "aligned (1 bytes past a boundary)\n"));
 }
 
 TEST(RuntimeDefault, NullSiteIsReportedOnce) {
@@ -435,17 +566,20 @@ TEST(RuntimeDefault, NullSiteIsReportedOnce) {
     __alignguard_report(nullptr, 0x1003, 4, 0);
     say("counted=" + std::to_string(alignguard_violation_count()));
   };
-  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-              exactly("alignguard: ?: ? = 0x1001 is not 2-byte aligned (1 "
-                      "bytes past a boundary)\n"
-                      "counted=2\n"));
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+      exactly(
+          "alignguard: ?: ? = 0x1001 is 1-byte aligned, not 2-byte aligned (1 "
+          "bytes past a boundary)\n"
+          "counted=2\n"));
 }
 
 alignguard_site ControlSite[1] = {makeSite(
     "k\nernel\x1b]0;pwned\x07", "argument #0 '\x1b[2Jp'", "k\n.c", 4, 2)};
 const char ControlLine[] =
     "alignguard: k\\x0aernel\\x1b]0;pwned\\x07: argument #0 '\\x1b[2Jp' = "
-    "0x1001 is not 8-byte aligned (1 bytes past a boundary) at k\\x0a.c:4:2";
+    "0x1001 is 1-byte aligned, not 8-byte aligned (1 bytes past a boundary) at "
+    "k\\x0a.c:4:2";
 
 TEST(RuntimeDefault, ControlBytesInNamesLeaveOneLine) {
   freshProcess();
@@ -573,7 +707,8 @@ TEST(RuntimeAbort, WritesTheExactLineAndAborts) {
       inChild(nullptr,
               [] { __alignguard_report_abort(&AbortSite[0], 0x1008, 32, 0); }),
       ::testing::KilledBySignal(SIGABRT),
-      exactly("alignguard: kernel: argument #0 'dst' = 0x1008 is not "
+      exactly("alignguard: kernel: argument #0 'dst' = 0x1008 is 8-byte "
+              "aligned, not "
               "32-byte aligned (8 bytes past a boundary) at "
               "k.c:12:5\n"));
 }
@@ -586,10 +721,12 @@ TEST(RuntimeAbort, DoesNotDeduplicate) {
     __alignguard_report_abort(&AbortSite[0], 0x1010, 32, 0);
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
-              exactly("alignguard: kernel: argument #0 'dst' = 0x1008 is not "
+              exactly("alignguard: kernel: argument #0 'dst' = 0x1008 is "
+                      "8-byte aligned, not "
                       "32-byte aligned (8 bytes past a boundary) at "
                       "k.c:12:5\n"
-                      "alignguard: kernel: argument #0 'dst' = 0x1010 is not "
+                      "alignguard: kernel: argument #0 'dst' = 0x1010 is "
+                      "16-byte aligned, not "
                       "32-byte aligned (16 bytes past a boundary) at "
                       "k.c:12:5\n"));
 }
@@ -607,7 +744,8 @@ TEST(RuntimeAbort, HandlerRunsInsteadOfTheLineThenAborts) {
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
               exactly("handler: fatal=1 alignguard: kernel: argument #0 "
-                      "'dst' = 0x1001 is not 2-byte aligned (1 bytes past a "
+                      "'dst' = 0x1001 is 1-byte aligned, not 2-byte aligned (1 "
+                      "bytes past a "
                       "boundary) at k.c:12:5\n"
                       "counted=1\n"));
 }
@@ -618,10 +756,12 @@ alignguard_site OptionSites[3] = {makeSite("f", "p", "f.c", 1, 2),
                                   makeSite("g", "q", nullptr, 0, 0),
                                   makeSite("h", "r", nullptr, 0, 0)};
 
-const char LineF[] = "alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
-                     "bytes past a boundary) at f.c:1:2";
-const char LineG[] = "alignguard: g: q = 0x1020 - 1 is not 64-byte aligned "
-                     "(31 bytes past a boundary)";
+const char LineF[] =
+    "alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte aligned (1 "
+    "bytes past a boundary) at f.c:1:2";
+const char LineG[] =
+    "alignguard: g: q = 0x1020 - 1 is 1-byte aligned, not 64-byte aligned "
+    "(31 bytes past a boundary)";
 
 /// A log file path that the parent and the re-executed child agree on: the
 /// parent makes it and hands it down in the environment.
@@ -821,8 +961,9 @@ public:
   bool MatchAndExplain(const std::string &Err,
                        ::testing::MatchResultListener *) const override {
     const std::string Why = CannotWrite.substr(0, CannotWrite.size() - 1);
-    const std::string Report = "alignguard: f: p = 0x1001 is not 8-byte "
-                               "aligned (1 bytes past a boundary)";
+    const std::string Report =
+        "alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte "
+        "aligned (1 bytes past a boundary)";
     std::istringstream In(Err);
     int Whys = 0, Reports = 0, Others = 0;
     for (std::string Line; std::getline(In, Line);)
@@ -894,17 +1035,20 @@ TEST(RuntimeLastError, EveryViolationEvenDeduplicatedOrQuiet) {
     __alignguard_report(&LastSites[1], 0x1041, 64, 0);
     say(alignguard_last_error());
   };
-  EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
-              exactly("[]\n"
-                      "alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
-                      "bytes past a boundary) at f.c:1:2\n"
-                      "alignguard: f: p = 0x2002 is not 8-byte aligned (2 "
-                      "bytes past a boundary) at f.c:1:2\n"
-                      "alignguard: g: q = 0x1020 - 1 is not 64-byte aligned "
-                      "(31 bytes past a boundary)\n"
-                      "[]\n"
-                      "alignguard: g: q = 0x1041 is not 64-byte aligned (1 "
-                      "bytes past a boundary)\n"));
+  EXPECT_EXIT(
+      inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
+      exactly(
+          "[]\n"
+          "alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte aligned (1 "
+          "bytes past a boundary) at f.c:1:2\n"
+          "alignguard: f: p = 0x2002 is 2-byte aligned, not 8-byte aligned (2 "
+          "bytes past a boundary) at f.c:1:2\n"
+          "alignguard: g: q = 0x1020 - 1 is 1-byte aligned, not 64-byte "
+          "aligned "
+          "(31 bytes past a boundary)\n"
+          "[]\n"
+          "alignguard: g: q = 0x1041 is 1-byte aligned, not 64-byte aligned (1 "
+          "bytes past a boundary)\n"));
 }
 
 TEST(RuntimeLastError, HandlerAlreadySeesItsOwnReport) {
@@ -920,9 +1064,10 @@ TEST(RuntimeLastError, HandlerAlreadySeesItsOwnReport) {
         nullptr);
     __alignguard_report(&LastSites[1], 0x1001, 2, 0);
   };
-  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-              exactly("same=1 alignguard: g: q = 0x1001 is not 2-byte "
-                      "aligned (1 bytes past a boundary)\n"));
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+      exactly("same=1 alignguard: g: q = 0x1001 is 1-byte aligned, not 2-byte "
+              "aligned (1 bytes past a boundary)\n"));
 }
 
 alignguard_site LastAbortSite[1] = {
@@ -939,12 +1084,14 @@ TEST(RuntimeLastError, AbortRecordsItBeforeTheHandlerAndAbort) {
         nullptr);
     __alignguard_report_abort(&LastAbortSite[0], 0x1008, 32, 0);
   };
-  EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
-              exactly("alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
-                      "bytes past a boundary) at f.c:1:2\n"
-                      "last: alignguard: kernel: argument #0 'dst' = 0x1008 "
-                      "is not 32-byte aligned (8 bytes past a boundary) at "
-                      "k.c:12:5\n"));
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
+      exactly(
+          "alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte aligned (1 "
+          "bytes past a boundary) at f.c:1:2\n"
+          "last: alignguard: kernel: argument #0 'dst' = 0x1008 "
+          "is 8-byte aligned, not 32-byte aligned (8 bytes past a boundary) at "
+          "k.c:12:5\n"));
 }
 
 TEST(RuntimeLastError, EachThreadSeesItsOwn) {
@@ -982,15 +1129,17 @@ TEST(RuntimeLastError, EachThreadSeesItsOwn) {
     say("B after A cleared: " + AfterClearB);
     say("main: [" + std::string(alignguard_last_error()) + "]");
   };
-  EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
-              exactly("A: alignguard: f: p = 0x1001 is not 8-byte aligned (1 "
-                      "bytes past a boundary) at f.c:1:2\n"
-                      "B: alignguard: g: q = 0x1020 - 1 is not 64-byte "
-                      "aligned (31 bytes past a boundary)\n"
-                      "A after clear: []\n"
-                      "B after A cleared: alignguard: g: q = 0x1020 - 1 is "
-                      "not 64-byte aligned (31 bytes past a boundary)\n"
-                      "main: []\n"));
+  EXPECT_EXIT(
+      inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
+      exactly("A: alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte "
+              "aligned (1 "
+              "bytes past a boundary) at f.c:1:2\n"
+              "B: alignguard: g: q = 0x1020 - 1 is 1-byte aligned, not 64-byte "
+              "aligned (31 bytes past a boundary)\n"
+              "A after clear: []\n"
+              "B after A cleared: alignguard: g: q = 0x1020 - 1 is 1-byte "
+              "aligned, not 64-byte aligned (31 bytes past a boundary)\n"
+              "main: []\n"));
 }
 
 TEST(RuntimeLastError, EightThreadsNeverSeeAnotherThreadsLine) {
@@ -1024,9 +1173,10 @@ TEST(RuntimeLastError, LongLineIsCutTo1023Characters) {
     static const std::string Subject(2000, 's');
     static alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
     __alignguard_report(&Site, 0x1001, 8, 0);
-    const std::string Full = "alignguard: f: " + Subject +
-                             " = 0x1001 is not 8-byte aligned (1 bytes past "
-                             "a boundary) at a.c:1:2";
+    const std::string Full =
+        "alignguard: f: " + Subject +
+        " = 0x1001 is 1-byte aligned, not 8-byte aligned (1 bytes past "
+        "a boundary) at a.c:1:2";
     say("length=" + std::to_string(std::strlen(alignguard_last_error())) +
         " prefix=" +
         std::to_string(Full.compare(0, 1023, alignguard_last_error()) == 0));
@@ -1040,10 +1190,12 @@ TEST(RuntimeLastError, LongLineIsCutTo1023Characters) {
 alignguard_site FallbackSites[2] = {makeSite("f", "p", "f.c", 1, 2),
                                     makeSite("g", "q", nullptr, 0, 0)};
 
-const char FallbackLineF[] = "alignguard: f: p = 0x1001 is not 8-byte "
-                             "aligned (1 bytes past a boundary) at f.c:1:2";
-const char FallbackLineG[] = "alignguard: g: q = 0x1020 - 1 is not 64-byte "
-                             "aligned (31 bytes past a boundary)";
+const char FallbackLineF[] =
+    "alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte "
+    "aligned (1 bytes past a boundary) at f.c:1:2";
+const char FallbackLineG[] =
+    "alignguard: g: q = 0x1020 - 1 is 1-byte aligned, not 64-byte "
+    "aligned (31 bytes past a boundary)";
 const char Suffix[] = "; running the unaligned fallback";
 
 std::string counts() {
@@ -1213,7 +1365,8 @@ TEST(RuntimeFallback, HandlerGetsFallbackOneAndTheSuffixedLine) {
               ::testing::ExitedWithCode(0),
               exactly("calls=1\n"
                       "pointer=0x1020 alignment=64 offset=1 misalignment=31 "
-                      "fatal=0 fallback=1 message=" +
+                      "fatal=0 fallback=1 actual=1 promised=(none):0:0 "
+                      "message=" +
                       std::string(FallbackLineG) + Suffix + "\n"));
 }
 

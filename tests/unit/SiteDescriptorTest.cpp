@@ -155,6 +155,9 @@ TEST(SiteDescriptorTest, LayoutAndValuesMatchTheRuntimeStruct) {
   Info.Column = 3;
   Info.Alignment = 64;
   Info.Offset = 16;
+  Info.PromiseFile = "kernel.h";
+  Info.PromiseLine = 4;
+  Info.PromiseColumn = 10;
   Constant *Desc = Sites.create(Info);
   ASSERT_TRUE(Desc);
 
@@ -177,9 +180,11 @@ TEST(SiteDescriptorTest, LayoutAndValuesMatchTheRuntimeStruct) {
     size_t Offset, Size;
   };
 #define FIELD(F) {#F, offsetof(alignguard_site, F), MEMBER_SIZE(F)}
-  const Field Fields[] = {FIELD(version), FIELD(kind),   FIELD(function),
-                          FIELD(subject), FIELD(file),   FIELD(line),
-                          FIELD(column),  FIELD(alignment), FIELD(offset)};
+  const Field Fields[] = {
+      FIELD(version),        FIELD(kind),         FIELD(function),
+      FIELD(subject),        FIELD(file),         FIELD(line),
+      FIELD(column),         FIELD(alignment),    FIELD(offset),
+      FIELD(promise_file),   FIELD(promise_line), FIELD(promise_column)};
 #undef FIELD
   constexpr unsigned NumFields = sizeof(Fields) / sizeof(Fields[0]);
   ASSERT_EQ(ST->getNumElements(), NumFields)
@@ -207,10 +212,13 @@ TEST(SiteDescriptorTest, LayoutAndValuesMatchTheRuntimeStruct) {
   EXPECT_EQ(intField(Init, 6), 3u) << "column";
   EXPECT_EQ(intField(Init, 7), 64u) << "alignment";
   EXPECT_EQ(intField(Init, 8), 16u) << "offset";
+  EXPECT_EQ(stringField(Init, 9), "kernel.h") << "promise_file";
+  EXPECT_EQ(intField(Init, 10), 4u) << "promise_line";
+  EXPECT_EQ(intField(Init, 11), 10u) << "promise_column";
 }
 
 TEST(SiteDescriptorTest, NoFileIsANullPointer) {
-  // The header: `file` is NULL without debug info.
+  // The header: `file` and `promise_file` are NULL without debug info.
   HostModule HM;
   ASSERT_TRUE(HM.Ok);
   SiteDescriptors Sites(*HM.M);
@@ -222,12 +230,15 @@ TEST(SiteDescriptorTest, NoFileIsANullPointer) {
   ASSERT_TRUE(GV && GV->hasInitializer());
   auto *Init = dyn_cast<ConstantStruct>(GV->getInitializer());
   ASSERT_TRUE(Init);
-  ASSERT_EQ(Init->getNumOperands(), 9u);
+  ASSERT_EQ(Init->getNumOperands(), 12u);
   EXPECT_EQ(stringField(Init, 2), "f");
   EXPECT_EQ(stringField(Init, 3), "pointer %p");
   EXPECT_EQ(stringField(Init, 4), "<null>");
   EXPECT_EQ(intField(Init, 5), 0u);
   EXPECT_EQ(intField(Init, 6), 0u);
+  EXPECT_EQ(stringField(Init, 9), "<null>") << "promise_file";
+  EXPECT_EQ(intField(Init, 10), 0u);
+  EXPECT_EQ(intField(Init, 11), 0u);
 }
 
 TEST(SiteDescriptorTest, KindsAreTheRuntimesEnum) {

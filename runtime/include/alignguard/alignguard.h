@@ -35,7 +35,9 @@
 extern "C" {
 #endif
 
-#define ALIGNGUARD_SITE_VERSION 1u
+/* 2 added the promise's location at the end; the runtime still reads
+ * version 1 descriptors (without it). */
+#define ALIGNGUARD_SITE_VERSION 2u
 
 /* What made the alignment promise. */
 enum alignguard_kind {
@@ -59,6 +61,14 @@ typedef struct alignguard_site {
   uint64_t alignment;   /* the promised alignment; 0 when only known at run
                            time (the hook receives the actual value) */
   uint64_t offset;      /* the promise is about `pointer - offset` */
+  /* Version 2 on. Where the promise was written, when debug info says (-g
+     or -gline-tables-only): the function of an `align` parameter, the
+     callee of a returned pointer's promise, an assume's own place (for an
+     inlined helper, the line in the helper; `file`/`line` above are then
+     the call in `function` that holds the check). */
+  const char *promise_file; /* NULL when unknown */
+  uint32_t promise_line;    /* 0 when unknown */
+  uint32_t promise_column;  /* 0 when unknown */
 } alignguard_site;
 
 /* What a report says, handed to a user handler. `message` is the line the
@@ -76,6 +86,16 @@ typedef struct alignguard_report_info {
   int fatal;    /* 1 when the process aborts after the handler returns */
   int fallback; /* 1 for __alignguard_fallback (never fatal): `message` ends
                    in "; running the unaligned fallback"; 0 for violations */
+  uint64_t actual_alignment; /* the largest power of two dividing
+                                `pointer - offset`, at most `alignment`
+                                (less than it for every violation); when
+                                the alignment is not a power of two, the
+                                largest dividing `pointer` */
+  /* Where the promise was written: the site's promise_* fields, or NULL/0
+     (a version 1 descriptor has none: read them here, not from `site`). */
+  const char *promise_file;
+  uint32_t promise_line;
+  uint32_t promise_column;
 } alignguard_report_info;
 
 typedef void (*alignguard_handler)(const alignguard_report_info *info,
@@ -132,10 +152,17 @@ void alignguard_clear_last_error(void);
 
 /* Formats the report line for these hook arguments into buf (always
  * NUL-terminated when size > 0); returns the length the full line needs,
- * like snprintf. The site's function, subject and file come from the IR:
+ * like snprintf. The site's function, subject and files come from the IR:
  * their control bytes (below 0x20, and 0x7f) are written as \xNN, as the
  * audit table writes them, so the line never holds a newline or an escape
- * sequence. Uses no locale, no malloc. */
+ * sequence. Uses no locale, no malloc. The line (README, "Runtime"):
+ *   alignguard: <function>: <subject> = 0x<address>[ - <offset>] is
+ *   <actual>-byte aligned, not <A>-byte aligned (<k> bytes past a boundary)
+ *   [ at <file>:<line>[:<col>]][, promised at <file>:<line>[:<col>]]
+ * (one line; the promise's place only when the site has one that differs
+ * from where the check is), or for an alignment that is not a power of two
+ *   ... = 0x<address> is not null, as the alignment <A> (not a power of
+ *   two) requires[ at ...][, promised at ...] */
 size_t alignguard_format_report(char *buf, size_t size,
                                 const alignguard_site *site, uint64_t pointer,
                                 uint64_t alignment, int64_t offset);

@@ -4,9 +4,9 @@
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK-DAG: @[[POS:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 64, i64 16 }
-; CHECK-DAG: @[[NEG:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 32, i64 -4 }
-; CHECK-DAG: @[[DYN:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 16, i64 0 }
+; CHECK-DAG: @[[POS:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 64, i64 16, {{.*}} null, i32 0, i32 0 }
+; CHECK-DAG: @[[NEG:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 32, i64 -4, {{.*}} null, i32 0, i32 0 }
+; CHECK-DAG: @[[DYN:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 16, i64 0, {{.*}} null, i32 0, i32 0 }
 
 define void @positive(i8* %p) {
 ; CHECK-LABEL: define void @positive(

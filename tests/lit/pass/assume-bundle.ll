@@ -10,7 +10,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; ABORT: @[[FN:__alignguard_str[.0-9]*]] = private unnamed_addr constant [6 x i8] c"scale\00"
 ; ABORT: @[[SUBJ:__alignguard_str[.0-9]*]] = private unnamed_addr constant [16 x i8] c"argument #0 'p'\00"
-; ABORT: @[[SITE:__alignguard_site[.0-9]*]] = private constant { i32, i32, {{i8\*|ptr}}, {{i8\*|ptr}}, {{i8\*|ptr}}, i32, i32, i64, i64 } { i32 1, i32 0, {{.*}}@[[FN]]{{.*}}@[[SUBJ]]{{.*}}, {{i8\*|ptr}} null, i32 0, i32 0, i64 64, i64 0 }
+; ABORT: @[[SITE:__alignguard_site[.0-9]*]] = private constant { i32, i32, {{i8\*|ptr}}, {{i8\*|ptr}}, {{i8\*|ptr}}, i32, i32, i64, i64, {{i8\*|ptr}}, i32, i32 } { i32 2, i32 0, {{.*}}@[[FN]]{{.*}}@[[SUBJ]]{{.*}}, {{i8\*|ptr}} null, i32 0, i32 0, i64 64, i64 0, {{.*}} null, i32 0, i32 0 }
 ; TRAP-NOT: __alignguard_site
 
 define void @scale(float* %p, i64 %n) {

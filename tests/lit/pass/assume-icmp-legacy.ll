@@ -5,9 +5,9 @@
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK-DAG: @{{__alignguard_site[.0-9]*}} = private constant { i32, i32, {{.*}} } { i32 1, i32 1, {{.*}}, i64 32, i64 0 }
-; CHECK-DAG: @{{__alignguard_site[.0-9]*}} = private constant { i32, i32, {{.*}} } { i32 1, i32 1, {{.*}}, i64 16, i64 8 }
-; CHECK-DAG: @{{__alignguard_site[.0-9]*}} = private constant { i32, i32, {{.*}} } { i32 1, i32 1, {{.*}}, i64 64, i64 -4 }
+; CHECK-DAG: @{{__alignguard_site[.0-9]*}} = private constant { i32, i32, {{.*}} } { i32 2, i32 1, {{.*}}, i64 32, i64 0, {{.*}} null, i32 0, i32 0 }
+; CHECK-DAG: @{{__alignguard_site[.0-9]*}} = private constant { i32, i32, {{.*}} } { i32 2, i32 1, {{.*}}, i64 16, i64 8, {{.*}} null, i32 0, i32 0 }
+; CHECK-DAG: @{{__alignguard_site[.0-9]*}} = private constant { i32, i32, {{.*}} } { i32 2, i32 1, {{.*}}, i64 64, i64 -4, {{.*}} null, i32 0, i32 0 }
 
 define void @legacy(float* %p) {
 ; CHECK-LABEL: define void @legacy(

@@ -5,7 +5,7 @@
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK: @[[SITE:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 0, i64 0 }
+; CHECK: @[[SITE:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 0, i64 0, {{.*}} null, i32 0, i32 0 }
 
 define void @dyn(i8* %p, i32 %a) {
 ; CHECK-LABEL: define void @dyn(

@@ -1,14 +1,27 @@
 ; With debug info, the site names the source variable and its location;
-; the check branch and the failure call carry the assumption's !dbg.
+; the check branch and the failure call carry the assumption's !dbg. The
+; descriptor also says where the promise was written: the function's line
+; for a parameter, the assume's own location, which for an assume inlined
+; from a helper (kern.h:20:10) is not where the check is (the call in
+; @kern2, kern.c:9:5).
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK-DAG: c"kern.c\00"
 ; CHECK-DAG: c"argument #1 'dst'\00"
 ; CHECK-DAG: c"argument #0 'src'\00"
-; CHECK-DAG: @[[SRC:__alignguard_site[.0-9]*]] = private constant {{.*}} i32 7, i32 14, i64 64, i64 0 }
-; CHECK-DAG: @[[DST:__alignguard_site[.0-9]*]] = private constant {{.*}} i32 3, i32 0, i64 32, i64 0 }
+; CHECK-DAG: @[[FILE:__alignguard_str[.0-9]*]] = {{.*}}c"kern.c\00"
+; CHECK-DAG: @[[HEADER:__alignguard_str[.0-9]*]] = {{.*}}c"kern.h\00"
+; CHECK-DAG: @[[SRC:__alignguard_site[.0-9]*]] = private constant {{.*}}@[[FILE]]{{.*}}, i32 7, i32 14, i64 64, i64 0, {{.*}}@[[FILE]]{{.*}}, i32 7, i32 14 }
+; CHECK-DAG: @[[DST:__alignguard_site[.0-9]*]] = private constant {{.*}}@[[FILE]]{{.*}}, i32 3, i32 0, i64 32, i64 0, {{.*}}@[[FILE]]{{.*}}, i32 3, i32 0 }
+; CHECK-DAG: @[[INL:__alignguard_site[.0-9]*]] = private constant {{.*}}@[[FILE]]{{.*}}, i32 9, i32 5, i64 16, i64 0, {{.*}}@[[HEADER]]{{.*}}, i32 20, i32 10 }
+
+define void @kern2(float* %p) !dbg !20 {
+; CHECK-LABEL: define void @kern2(
+; CHECK:         call void @__alignguard_report_abort({{.*}}@[[INL]]
+  call void @llvm.assume(i1 true) [ "align"(float* %p, i64 16) ], !dbg !23
+  ret void, !dbg !24
+}
 
 define void @kern(float* %0, float* align 32 %1) !dbg !5 {
 ; CHECK-LABEL: define void @kern(
@@ -46,3 +59,8 @@ declare void @llvm.dbg.value(metadata, metadata, metadata)
 !11 = !DILocalVariable(name: "dst", arg: 2, scope: !5, file: !1, line: 3, type: !8)
 !12 = !DILocation(line: 3, column: 1, scope: !5)
 !13 = !DILocation(line: 7, column: 14, scope: !5)
+!20 = distinct !DISubprogram(name: "kern2", scope: !1, file: !1, line: 8, type: !6, scopeLine: 8, spFlags: DISPFlagDefinition, unit: !0)
+!21 = !DIFile(filename: "kern.h", directory: "/src")
+!22 = distinct !DISubprogram(name: "as_aligned", scope: !21, file: !21, line: 19, type: !6, scopeLine: 19, spFlags: DISPFlagDefinition, unit: !0)
+!23 = !DILocation(line: 20, column: 10, scope: !22, inlinedAt: !24)
+!24 = !DILocation(line: 9, column: 5, scope: !20)

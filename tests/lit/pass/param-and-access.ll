@@ -13,8 +13,8 @@
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK-DAG: @[[SAME:__alignguard_site[.0-9]*]] = private constant {{.*}} { i32 1, i32 2, {{.*}}, i64 32, i64 0 }
-; CHECK-DAG: @[[STRONGER:__alignguard_site[.0-9]*]] = private constant {{.*}} { i32 1, i32 2, {{.*}}, i64 32, i64 0 }
+; CHECK-DAG: @[[SAME:__alignguard_site[.0-9]*]] = private constant {{.*}} { i32 2, i32 2, {{.*}}, i64 32, i64 0, {{.*}} null, i32 0, i32 0 }
+; CHECK-DAG: @[[STRONGER:__alignguard_site[.0-9]*]] = private constant {{.*}} { i32 2, i32 2, {{.*}}, i64 32, i64 0, {{.*}} null, i32 0, i32 0 }
 
 ; The same alignment: the parameter's check, nothing for the accesses.
 ; REMARK: access on argument #0 'x' gets no check: covered by the check of site 0{{$}}

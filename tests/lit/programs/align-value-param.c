@@ -12,7 +12,7 @@
 
 typedef float *__attribute__((align_value(64))) aligned_floats;
 
-// MIS: alignguard: saxpy: argument #1 'y' = 0x{{[0-9a-f]+}} is not 64-byte aligned (4 bytes past a boundary) at {{.*}}align-value-param.c:[[@LINE+1]]
+// MIS: alignguard: saxpy: argument #1 'y' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 64-byte aligned (4 bytes past a boundary) at {{.*}}align-value-param.c:[[@LINE+1]]
 void saxpy(float a, aligned_floats y, const float *x, int n) {
   for (int i = 0; i < n; ++i)
     y[i] += a * x[i];

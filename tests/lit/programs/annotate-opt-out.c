@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
   // RUN-KNOWN-NEXT: checked_site: 0
   printf("known_site: %g\n", known_site(p));
   fflush(stdout);
-  // RUN-CHECKED: alignguard: checked_site: argument #0 'p' = 0x{{[0-9a-f]+}} is not 64-byte aligned
+  // RUN-CHECKED: alignguard: checked_site: argument #0 'p' = 0x{{[0-9a-f]+}} is {{[0-9]+}}-byte aligned, not 64-byte aligned
   // RUN-CHECKED-NOT: known_site
   printf("checked_site: %g\n", checked_site(p));
   return 0;

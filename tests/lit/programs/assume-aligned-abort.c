@@ -15,8 +15,8 @@
 #define N 1024
 
 float dot(const float *a, const float *b, int n) {
-  // MIS: alignguard: dot: argument #0 'a' = 0x{{[0-9a-f]+}}4 is not 64-byte aligned (4 bytes past a boundary) at {{.*}}assume-aligned-abort.c:[[@LINE+2]]:{{[0-9]+}}
-  // MIS3: alignguard: dot: argument #0 'a' = 0x{{[0-9a-f]+}}c is not 64-byte aligned (12 bytes past a boundary) at {{.*}}assume-aligned-abort.c
+  // MIS: alignguard: dot: argument #0 'a' = 0x{{[0-9a-f]+}}4 is 4-byte aligned, not 64-byte aligned (4 bytes past a boundary) at {{.*}}assume-aligned-abort.c:[[@LINE+2]]:{{[0-9]+}}
+  // MIS3: alignguard: dot: argument #0 'a' = 0x{{[0-9a-f]+}}c is 4-byte aligned, not 64-byte aligned (12 bytes past a boundary) at {{.*}}assume-aligned-abort.c
   const float *A = __builtin_assume_aligned(a, 64);
   float s = 0;
   for (int i = 0; i < n; ++i)

@@ -22,6 +22,10 @@ static void host_error(const alignguard_report_info *info, void *user) {
          (const char *)user, info->site->function, info->site->subject,
          (unsigned long long)info->alignment,
          (unsigned long long)info->misalignment);
+  printf("actual alignment %llu, promised at %s:%u:%u\n",
+         (unsigned long long)info->actual_alignment,
+         info->promise_file ? info->promise_file : "(unknown)",
+         info->promise_line, info->promise_column);
   printf("line: %s\n", info->message);
   exit(7);
 }
@@ -37,7 +41,8 @@ int main(int argc, char **argv) {
   return 0;
 }
 // MIS: myruntime: kernel fill rejected argument #0 'p' (alignment 16, off by 4)
-// MIS-NEXT: line: alignguard: fill: argument #0 'p' = 0x{{[0-9a-f]+}} is not 16-byte aligned (4 bytes past a boundary) at {{.*}}handler.c:15
+// MIS-NEXT: actual alignment 4, promised at {{.*}}handler.c:15:14
+// MIS-NEXT: line: alignguard: fill: argument #0 'p' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 16-byte aligned (4 bytes past a boundary) at {{.*}}handler.c:15:14{{$}}
 // MIS-NOT: filled
 // QUIET-NOT: alignguard:
-// LOG: alignguard: fill: argument #0 'p' = 0x{{[0-9a-f]+}} is not 16-byte aligned (4 bytes past a boundary)
+// LOG: alignguard: fill: argument #0 'p' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 16-byte aligned (4 bytes past a boundary)

@@ -36,14 +36,14 @@ struct alignas(16) Block16 {
   float v[16];
 };
 
-// SAME: alignguard: same: argument #0 'b' = 0x{{[0-9a-f]+}} is not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-check.cpp:[[@LINE+1]]
+// SAME: alignguard: same: argument #0 'b' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-check.cpp:[[@LINE+1]]
 extern "C" __attribute__((noinline)) void same(Block32 &b, float k) {
   v8f *p = (v8f *)b.v;
   p[0] = p[0] * k;
   p[1] = p[1] * k;
 }
 
-// STRONGER: alignguard: stronger: argument #0 'b' = 0x{{[0-9a-f]+}} is not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-check.cpp:[[@LINE+1]]
+// STRONGER: alignguard: stronger: argument #0 'b' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-check.cpp:[[@LINE+1]]
 extern "C" __attribute__((noinline)) void stronger(Block16 &b, float k) {
   v8f *p = (v8f *)b.v;
   p[0] = p[0] * k;

@@ -18,9 +18,9 @@
 
 void scale(float *v, int n) __asm__("sca\nle\x1b[31m");
 
-// MIS: {{^}}alignguard: sca\x0ale\x1b[31m: argument #0 'v' = 0x{{[0-9a-f]+}} is not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-line-report.c:[[@LINE+5]]:{{[0-9]+$}}
+// MIS: {{^}}alignguard: sca\x0ale\x1b[31m: argument #0 'v' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-line-report.c:[[@LINE+5]]:{{[0-9]+$}}
 // MIS-NEXT: {{^}}v[0] = 2 violations = 1{{$}}
-// ABORT: {{^}}alignguard: sca\x0ale\x1b[31m: argument #0 'v' = 0x{{[0-9a-f]+}} is not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-line-report.c:[[@LINE+3]]:{{[0-9]+$}}
+// ABORT: {{^}}alignguard: sca\x0ale\x1b[31m: argument #0 'v' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-line-report.c:[[@LINE+3]]:{{[0-9]+$}}
 // ABORT-NOT: alignguard
 void scale(float *v, int n) {
   float *V = __builtin_assume_aligned(v, 32);
@@ -29,7 +29,7 @@ void scale(float *v, int n) {
 }
 
 // FULL: {{^}}alignguard: cannot write to log_path '/dev/full' (ENOSPC); reporting to stderr{{$}}
-// FULL-NEXT: {{^}}alignguard: sca\x0ale\x1b[31m: argument #0 'v' = 0x{{[0-9a-f]+}} is not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-line-report.c:{{[0-9]+:[0-9]+$}}
+// FULL-NEXT: {{^}}alignguard: sca\x0ale\x1b[31m: argument #0 'v' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 32-byte aligned (4 bytes past a boundary) at {{.*}}one-line-report.c:{{[0-9]+:[0-9]+$}}
 // FULL-NEXT: {{^}}v[0] = 2 violations = 1{{$}}
 // OK-NOT: alignguard
 // OK: {{^}}v[0] = 2 violations = 0{{$}}

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// MIS: alignguard: scale: argument #0 'v' = 0x{{[0-9a-f]+}} is not 32-byte aligned (4 bytes past a boundary) at {{.*}}recover.c:[[@LINE+2]]
+// MIS: alignguard: scale: argument #0 'v' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 32-byte aligned (4 bytes past a boundary) at {{.*}}recover.c:[[@LINE+2]]
 __attribute__((noinline)) void scale(float *v, float k, int n) {
   float *V = __builtin_assume_aligned(v, 32);
   for (int i = 0; i < n; ++i)

@@ -24,7 +24,7 @@
 ; ALIGNED:      run: rc 0
 ; ALIGNED-NEXT: exit status 0
 
-; MISALIGNED:      alignguard: scale: argument #0 'data' = 0x{{[0-9a-f]+}} is not 64-byte aligned (4 bytes past a boundary)
+; MISALIGNED:      alignguard: scale: argument #0 'data' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 64-byte aligned (4 bytes past a boundary)
 ; MISALIGNED-NEXT: run: scale refused the buffer, rc -24
 ; MISALIGNED-NEXT: exit status 232
 
