@@ -327,13 +327,15 @@ def entry_points(findings, ir_visible, has_markers, demangle, accesses,
     return out
 
 
-def in_scope(f, entry, accesses):
+def in_scope(f, entry, accesses, loads=False):
     """Whether align-guard looks at the promise: True, False, None (maybe)."""
     p = f["plan"]
     if p["reason"] in NOT_IN_SCOPE:
         return False
     if f["kind"] == "access" and not accesses:
         return False
+    if f["kind"] == "load-metadata" and not loads:
+        return False  # align-guard without `loads` does not collect them
     if f["status"] == "guarded":
         # An assume an earlier run guarded is skipped; a promise that such
         # an assume covers is looked at and left out.
@@ -361,7 +363,7 @@ def match(required, optional, got, missing, extra, errors):
 
 
 def compare(findings, guard, fails_in, fails_out, entry, accesses,
-            errors=None):
+            errors=None, loads=False):
     """Raises Disagreement at the first difference (with `errors`, a list:
     appends every difference to it); returns the counts."""
     def all_findings(k):
@@ -395,7 +397,7 @@ def compare(findings, guard, fails_in, fails_out, entry, accesses,
                                              p["site"] is not None):
             disagree(errors, "audit: %s is unsupported, yet its plan gives "
                      "it a site: %s" % (show(f), show_finding(f)))
-        if in_scope(f, entry, accesses) is False and (
+        if in_scope(f, entry, accesses, loads) is False and (
                 p["check"] or p["site"] is not None):
             disagree(errors, "audit: %s is a promise align-guard does not "
                      "look at, yet its plan gives it a site: %s"
@@ -439,7 +441,7 @@ def compare(findings, guard, fails_in, fails_out, entry, accesses,
     for n in guard["nocheck"]:
         nocheck_by_key[key(n)].append(n["why"])
     for k in sorted(set(by_key) | set(nocheck_by_key)):
-        scope = [(f, in_scope(f, entry, accesses)) for f in by_key.get(k, [])
+        scope = [(f, in_scope(f, entry, accesses, loads)) for f in by_key.get(k, [])
                  if not f["plan"]["check"]]
         match([(f, f["plan"]["reason"]) for f, s in scope if s is True],
               [(f, f["plan"]["reason"]) for f, s in scope if s is None],
@@ -487,7 +489,7 @@ def compare(findings, guard, fails_in, fails_out, entry, accesses,
     for w in guard["warned"]:
         warned_by_key[key(w)].append(w["why"])
     for k in sorted(set(by_key) | set(warned_by_key)):
-        scope = [(f, in_scope(f, entry, accesses)) for f in by_key.get(k, [])
+        scope = [(f, in_scope(f, entry, accesses, loads)) for f in by_key.get(k, [])
                  if f["status"] == "unsupported"]
         match([(f, f["reason"]) for f, s in scope if s is True],
               [(f, f["reason"]) for f, s in scope if s is None],
@@ -594,7 +596,7 @@ def one_run(args, path, name, text_in, action, accesses, tmp):
         entry = entry_points(findings, visible, markers, demangle, accesses,
                              errors)
         counts = compare(findings, guard, fails_in, fails_out, entry,
-                         accesses, errors)
+                         accesses, errors, loads=";loads" in action)
         if errors:
             raise Disagreement("\n  ".join(errors))
     except Disagreement as e:
