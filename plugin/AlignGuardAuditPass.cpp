@@ -318,20 +318,22 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
       Out.push_back(describePlan(Plan, A));
     return Out;
   };
-  // Without accesses align-guard plans on F as it is; with them, on F with
-  // loop preheaders and disjoint ors (CheckPreparation.h): plan on such a
-  // copy. Its promises are F's, in F's order (preparation adds none).
+  // Without accesses or loads align-guard plans on F as it is; with them,
+  // on F with loop preheaders and disjoint ors (CheckPreparation.h): plan
+  // on such a copy. Its promises are F's, in F's order (preparation adds
+  // none).
   std::vector<PlannedAction> Out;
-  if (Opts.Guard.Accesses)
-    withPreparedCopy(F, IsEntry, /*Accesses=*/true, FAM, [&](Function &Copy) {
-      std::vector<AlignmentPromise> Of =
-          collectAlignmentPromises(Copy, IsEntry, Scope);
-      bool Same = Of.size() == Promises.size();
-      for (size_t I = 0; Same && I != Of.size(); ++I)
-        Same = Of[I].Kind == Promises[I].Kind;
-      if (Same)
-        Out = PlanOn(Copy, Of);
-    });
+  if (Opts.Guard.Accesses || Opts.Guard.Loads)
+    withPreparedCopy(F, IsEntry, Opts.Guard.Accesses, Opts.Guard.Loads, FAM,
+                     [&](Function &Copy) {
+                       std::vector<AlignmentPromise> Of =
+                           collectAlignmentPromises(Copy, IsEntry, Scope);
+                       bool Same = Of.size() == Promises.size();
+                       for (size_t I = 0; Same && I != Of.size(); ++I)
+                         Same = Of[I].Kind == Promises[I].Kind;
+                       if (Same)
+                         Out = PlanOn(Copy, Of);
+                     });
   if (Out.empty())
     Out = PlanOn(F, Promises);
   return Out;

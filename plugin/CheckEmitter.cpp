@@ -133,16 +133,17 @@ CallInst *Emitter::materializeAttributePromises(const CheckSite &S,
                                                 ArrayRef<ScalarCheck> Checks) {
   for (const AlignmentPromise *A : S.Promises)
     removePromiseAttribute(*A);
-  if (!S.Policy.isTerminal())
-    return nullptr; // recover keeps no promise
+  if (!S.Policy.isTerminal() || S.Promises.empty())
+    return nullptr; // recover keeps no promise; a hoisted load keeps its own
   // The promise itself, not instrumentation: no !nosanitize.
   IRBuilder<> B(S.InsertBefore);
   SmallVector<OperandBundleDef, 4> Bundles;
   // One bundle per scalar check: a bundle on a vector of pointers is not
   // valid IR, so a vector parameter's promise is kept lane by lane.
   for (const ScalarCheck &C : Checks)
-    Bundles.emplace_back(AlignBundleTag,
-                         std::vector<Value *>{C.Pointer, C.From->Alignment});
+    if (is_contained(S.Promises, C.From))
+      Bundles.emplace_back(AlignBundleTag,
+                           std::vector<Value *>{C.Pointer, C.From->Alignment});
   CallInst *Assume = B.CreateAssumption(B.getTrue(), Bundles);
   Assume->setDebugLoc(promiseDebugLoc(*S.Promises.front()));
   return Assume;
@@ -156,6 +157,13 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
   for (const PlannedCheck &C : S.Checks) {
     std::string Subject = Plan.describe(C.Promise).Subject;
     Value *Ptr = C.Pointer;
+    if (C.Reload) {
+      // The same pointer, loaded again before the loop, without the promise
+      // (or the optimiser would fold the check with it).
+      Instruction *Again = C.Reload->clone();
+      Again->setMetadata(LLVMContext::MD_align, nullptr);
+      Ptr = B.Insert(Again, "ag.reload");
+    }
     if (C.Address)
       Ptr = Expander->expandCodeFor(C.Address, C.Promise->Pointer->getType(),
                                     S.InsertBefore);
@@ -450,6 +458,21 @@ void dropPromises(CallInst *Assume,
   }
 }
 
+/// A load whose check was hoisted keeps its `!align` when the check is
+/// terminal (marked guarded, as a hoisted access is); under recover it and
+/// what it fed go.
+void finishHoistedLoad(LoadInst &Load, const CheckSite &By) {
+  if (!By.Policy.isTerminal()) {
+    Load.setMetadata(LLVMContext::MD_align, nullptr);
+    NumFedPromisesDropped += dropAlignPromisesFedBy(&Load);
+    return;
+  }
+  GuardNote Note;
+  Note.Placement = By.Placement;
+  Note.Downgrade = By.Policy.Downgrade;
+  writeGuardNote(Load, Note);
+}
+
 void Emitter::finishAccess(const AlignmentPromise &A, const CheckSite &By) {
   if (!By.Policy.isTerminal()) {
     // Recover: the kernel goes on with the pointer, at the alignment its
@@ -470,6 +493,11 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
         finishAccess(*A, S);
     return;
   }
+  for (const PlannedCheck &C : S.Checks)
+    if (C.Reload)
+      finishHoistedLoad(*C.Reload, S);
+  if (S.Promises.empty())
+    return; // only hoisted loads
   if (!S.Policy.isTerminal())
     return dropPromises(Assume, S.Promises);
   assert(Assume && "terminal actions keep every promise in an assume");

@@ -76,6 +76,11 @@ struct PlannedCheck {
   llvm::SmallVector<LoopGuard, 2> Guards;
   /// The access promises this check answers for (accesses only).
   std::vector<const AlignmentPromise *> Covers;
+  /// A loop-invariant load with `!align` whose check was hoisted to the
+  /// loop's preheader: the emitter loads the pointer again there (without
+  /// the metadata) and tests that; the load in the loop keeps its promise
+  /// (nothing in the loop writes memory, so it loads the same pointer).
+  llvm::LoadInst *Reload = nullptr;
   /// Non-zero when the check tests more than Promise's alignment: an entry
   /// parameter's check raised to the alignment of an access of the same
   /// pointer at the same place, so that one check (named after the

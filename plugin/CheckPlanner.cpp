@@ -7,6 +7,7 @@
 #include "UnalignedCopies.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/MustExecute.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -97,6 +98,9 @@ private:
   /// The site of the assume or entry parameters that makes A.
   CheckSite &siteFor(const AlignmentPromise &A);
   void planPromise(const AlignmentPromise &A);
+  /// Plans the check of a loop-invariant `!align` load in its loop's
+  /// preheader; false when it cannot be hoisted (it is checked in place).
+  bool planHoistedLoad(const AlignmentPromise &A);
   void planAccesses(ArrayRef<const AlignmentPromise *> Accesses);
   /// The site whose check covers an access without a check of its own,
   /// and the alignment that check was raised to for it (or 0).
@@ -211,7 +215,57 @@ CheckSite &Planner::siteFor(const AlignmentPromise &A) {
   return Plan.Sites.back();
 }
 
+/// The outermost loop out of which Load can be checked in its preheader: its
+/// address is invariant there, nothing in the loop writes memory (so every
+/// iteration loads the same pointer), and it runs whenever the loop is
+/// entered (so the earlier load cannot fault where the original would not
+/// have run). Null when there is none.
+static Loop *hoistableOutOf(LoadInst &Load, LoopInfo &LI, DominatorTree &DT) {
+  Loop *Best = nullptr;
+  for (Loop *L = LI.getLoopFor(Load.getParent()); L; L = L->getParentLoop()) {
+    if (!L->getLoopPreheader() ||
+        !L->isLoopInvariant(Load.getPointerOperand()) || Load.isVolatile() ||
+        !Load.isUnordered())
+      break;
+    bool Writes = any_of(L->blocks(), [](BasicBlock *BB) {
+      return any_of(*BB, [](Instruction &I) { return I.mayWriteToMemory(); });
+    });
+    if (Writes)
+      break;
+    SimpleLoopSafetyInfo Safety;
+    Safety.computeLoopSafetyInfo(L);
+    if (!Safety.isGuaranteedToExecute(Load, &DT, L))
+      break;
+    Best = L;
+  }
+  return Best;
+}
+
+bool Planner::planHoistedLoad(const AlignmentPromise &A) {
+  auto *Load = cast<LoadInst>(A.Inst);
+  Loop *L = hoistableOutOf(*Load, An.LI, An.DT);
+  if (!L)
+    return false;
+  Instruction *At = L->getLoopPreheader()->getTerminator();
+  auto Key = key(At, SiteKind::Result);
+  auto It = SiteAt.find(Key);
+  if (It == SiteAt.end()) {
+    CheckSite Site;
+    Site.Kind = SiteKind::Result;
+    Site.InsertBefore = At;
+    Site.Placement = CheckPlacement::Hoisted;
+    It = SiteAt.try_emplace(Key, Plan.Sites.size()).first;
+    Plan.Sites.push_back(std::move(Site));
+  }
+  PlannedCheck Check{&A, nullptr};
+  Check.Reload = Load;
+  Plan.Sites[It->second].Checks.push_back(std::move(Check));
+  return true;
+}
+
 void Planner::planPromise(const AlignmentPromise &A) {
+  if (A.Kind == PromiseKind::LoadMetadata && planHoistedLoad(A))
+    return;
   CheckSite &Site = siteFor(A);
   unsigned SiteIndex = &Site - Plan.Sites.data();
   Site.Promises.push_back(&A);

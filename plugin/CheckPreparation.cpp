@@ -149,7 +149,7 @@ static bool splitInvokeDestinations(ArrayRef<AlignmentPromise> Promises) {
 bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
                       bool Fallback, UnalignedCopies &Copies,
                       FunctionAnalysisManager &FAM) {
-  SmallVector<const AlignmentPromise *, 8> Accesses;
+  SmallVector<const AlignmentPromise *, 8> Accesses, Loads;
   bool Checkable = false;
   for (const AlignmentPromise &A : Promises) {
     if (!A.isSupported() || A.isTrivial() || A.Guarded)
@@ -157,10 +157,16 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
     Checkable = true;
     if (A.Kind == PromiseKind::Access)
       Accesses.push_back(&A);
+    else if (A.Kind == PromiseKind::LoadMetadata)
+      Loads.push_back(&A);
   }
   if (Fallback && Checkable && whyNotForwardable(F).empty())
     Copies.getOrCreate(F);
   bool Changed = splitInvokeDestinations(Promises);
+  // A loaded pointer's check can go before its loop (CheckPlanner).
+  if (!Loads.empty())
+    Changed |= insertPreheaders(Loads, FAM.getResult<DominatorTreeAnalysis>(F),
+                                FAM.getResult<LoopAnalysis>(F));
   if (Accesses.empty())
     return Changed;
   Changed |= readFieldsOnce(F);
@@ -170,13 +176,14 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
   return Changed;
 }
 
-void withPreparedCopy(Function &F, bool IsEntry, bool Accesses,
+void withPreparedCopy(Function &F, bool IsEntry, bool Accesses, bool Loads,
                       FunctionAnalysisManager &FAM,
                       function_ref<void(Function &Copy)> Use) {
   ValueToValueMapTy VMap;
   Function *Copy = CloneFunction(&F, VMap);
   CollectScope Scope;
   Scope.Accesses = Accesses;
+  Scope.Loads = Loads;
   UnalignedCopies NoCopies;
   if (prepareForChecks(*Copy, collectAlignmentPromises(*Copy, IsEntry, Scope),
                        /*Fallback=*/false, NoCopies, FAM))

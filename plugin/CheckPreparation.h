@@ -4,8 +4,9 @@
 // they all happen here, in one named step before any function is planned:
 //   - the fallback copies (UnalignedCopies.h), cloned from bodies no check
 //     has touched yet;
-//   - a preheader for every loop around an access promise, so that its
-//     check can be hoisted there (what loop-simplify would give it later);
+//   - a preheader for every loop around an access promise or an `!align`
+//     load, so that its check can be hoisted there (what loop-simplify
+//     would give it later);
 //   - one read of each pointer field of an aggregate (MLIR's memref
 //     descriptor), defined where the aggregate is, so that an address
 //     computed from it is loop-invariant;
@@ -45,12 +46,13 @@ bool prepareForChecks(llvm::Function &F,
                       llvm::FunctionAnalysisManager &FAM);
 
 /// Calls Use with a copy of F that is prepared as align-guard prepares F
-/// (its promises collected as align-guard<accesses if Accesses> collects
+/// (its promises collected as align-guard<accesses if Accesses; loads if
+/// Loads> collects
 /// them; no fallback copy is made), with fresh analyses in FAM, and erases
 /// the copy afterwards. The audit plans there what align-guard would plan,
 /// since align-guard plans on prepared IR.
 void withPreparedCopy(llvm::Function &F, bool IsEntry, bool Accesses,
-                      llvm::FunctionAnalysisManager &FAM,
+                      bool Loads, llvm::FunctionAnalysisManager &FAM,
                       llvm::function_ref<void(llvm::Function &Copy)> Use);
 
 } // namespace alignguard

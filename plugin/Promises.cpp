@@ -10,7 +10,8 @@
 #include "IRShapes.h"
 #include "PointerOrigins.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/InstIterator.h"
@@ -224,15 +225,18 @@ bool isLibraryAlignedAllocator(const CallBase &CB) {
   // LLVM's library knowledge (MemoryBuiltins, InferFunctionAttrs): these
   // return blocks aligned as their alignment argument asks, whatever the
   // IR's attributes say.
-  return StringSwitch<bool>(Callee->getName())
-      .Cases("aligned_alloc", "memalign", "_ZnwmSt11align_val_t",
-             "_ZnamSt11align_val_t", "_ZnwjSt11align_val_t",
-             "_ZnajSt11align_val_t", true)
-      .Cases("_ZnwmSt11align_val_tRKSt9nothrow_t",
-             "_ZnamSt11align_val_tRKSt9nothrow_t",
-             "_ZnwjSt11align_val_tRKSt9nothrow_t",
-             "_ZnajSt11align_val_tRKSt9nothrow_t", true)
-      .Default(false);
+  static constexpr StringLiteral Allocators[] = {
+      "aligned_alloc",
+      "memalign",
+      "_ZnwmSt11align_val_t",
+      "_ZnamSt11align_val_t",
+      "_ZnwjSt11align_val_t",
+      "_ZnajSt11align_val_t",
+      "_ZnwmSt11align_val_tRKSt9nothrow_t",
+      "_ZnamSt11align_val_tRKSt9nothrow_t",
+      "_ZnwjSt11align_val_tRKSt9nothrow_t",
+      "_ZnajSt11align_val_tRKSt9nothrow_t"};
+  return is_contained(Allocators, Callee->getName());
 }
 
 Instruction *resultCheckPoint(const Instruction &I) {
@@ -392,9 +396,14 @@ collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
     if (Scope.Loads)
       if (auto *Load = dyn_cast<LoadInst>(&I))
         if (std::optional<uint64_t> Align = loadedAlignment(*Load)) {
-          Found.push_back(makePromise(PromiseKind::LoadMetadata, F, Load, Load,
-                                      *Align, DL));
-          Found.back().TypeImplied = isTypeAlignment(*Load, *Align);
+          // A load whose check was hoisted keeps `!align`, marked guarded.
+          bool Guarded = isGuarded(*Load);
+          if (!Guarded || Scope.GuardedAssumes) {
+            Found.push_back(makePromise(PromiseKind::LoadMetadata, F, Load,
+                                        Load, *Align, DL));
+            Found.back().TypeImplied = isTypeAlignment(*Load, *Align);
+            Found.back().Guarded = Guarded;
+          }
         }
 
     if (Scope.Accesses && IsEntry) {

@@ -33,7 +33,6 @@ declare void @use(i8*)
 ; CHECK:         %ref = load {{i8\*|ptr}}, {{i8\*\*|ptr}} %pp, align 8, !nonnull !{{[0-9]+}}, !align
 ; CHECK-NOT:     alignguard.fail
 ; CHECK:         ret i32 0
-; ABORT: ![[NOTE]] = !{!"load-metadata"}
 ; NOLOADS-LABEL: define i32 @k(
 ; NOLOADS:         %block = load {{.*}}, !align
 ; NOLOADS-NOT:     alignguard
@@ -54,10 +53,66 @@ define i32 @k(i8** %pp) {
   ret i32 0
 }
 
+; A loop-invariant load in a loop that writes no memory, run on every
+; entry to the loop: checked once, before the loop, on the same pointer
+; loaded again there without the promise; the load in the loop keeps its
+; `!align`, marked guarded and hoisted (as a hoisted access check).
+; CHECK-LABEL: define float @sum(
+; CHECK:       entry:
+; CHECK-NEXT:    %ag.reload = load {{float\*|ptr}}, {{float\*\*|ptr}} %pp, align 8, !nosanitize
+; CHECK-NEXT:    %ag.ptr = ptrtoint {{float\*|ptr}} %ag.reload to i64
+; CHECK-NEXT:    [[M:%[0-9]+]] = and i64 %ag.ptr, 63
+; CHECK:       loop:
+; ABORT:         %base = load {{float\*|ptr}}, {{float\*\*|ptr}} %pp, align 8, !align !{{[0-9]+}}, !alignguard.guarded ![[HOISTED:[0-9]+]]
+; RECOVER:       %base = load {{float\*|ptr}}, {{float\*\*|ptr}} %pp, align 8{{$}}
+; CHECK-NOT:     alignguard.fail
+; CHECK:         ret float
+define float @sum(float** %pp, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi float [ 0.0, %entry ], [ %s.next, %loop ]
+  %base = load float*, float** %pp, align 8, !align !0
+  %addr = getelementptr float, float* %base, i64 %i
+  %x = load float, float* %addr, align 4
+  %s.next = fadd float %s, %x
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret float %s.next
+}
+
+; The loop stores: the pointer may change between iterations, so the check
+; stays at the load, in the loop.
+; CHECK-LABEL: define void @writes(
+; CHECK:       loop:
+; CHECK:         %base = load {{float\*|ptr}}, {{float\*\*|ptr}} %pp, align 8{{$}}
+; CHECK-NEXT:    %ag.ptr = ptrtoint {{float\*|ptr}} %base to i64
+define void @writes(float** %pp, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %base = load float*, float** %pp, align 8, !align !0
+  %addr = getelementptr float, float* %base, i64 %i
+  store float 0.0, float* %addr, align 4
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
 ; AUDIT: unchecked {{ *}}load-metadata {{ *}}k {{ *}}the pointer loaded from argument #0 'pp' {{ *}}64 {{.*}}promised by the load's !align; nothing checks the loaded pointer
 ; AUDIT: type {{ *}}load-metadata {{ *}}k {{ *}}the pointer loaded from argument #0 'pp' {{ *}}4
 ; AFTER: guarded {{ *}}load-metadata {{ *}}k {{ *}}the pointer loaded from argument #0 'pp' {{ *}}64
+; AFTER: guarded {{ *}}load-metadata {{ *}}sum {{.*}}hoisted
 
 !0 = !{i64 64}
 !1 = !{}
 !2 = !{i64 4}
+
+; ABORT-DAG: ![[NOTE]] = !{!"load-metadata"}
+; ABORT-DAG: ![[HOISTED]] = !{!"hoisted"}
