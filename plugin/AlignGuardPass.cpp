@@ -44,12 +44,19 @@ STATISTIC(NumAlreadyChecked,
 namespace alignguard {
 namespace {
 
-/// The promises of one function that align-guard looks at.
+/// The promises of one function that align-guard looks at (with
+/// accesses-only, only the accesses).
 std::vector<AlignmentPromise> collect(Function &F, bool IsEntry,
                                       const AlignGuardOptions &Opts) {
   CollectScope Scope;
   Scope.Accesses = Opts.Accesses;
-  return collectAlignmentPromises(F, IsEntry, Scope);
+  std::vector<AlignmentPromise> Promises =
+      collectAlignmentPromises(F, IsEntry, Scope);
+  if (Opts.AccessesOnly)
+    llvm::erase_if(Promises, [](const AlignmentPromise &A) {
+      return A.Kind != PromiseKind::Access;
+    });
+  return Promises;
 }
 
 /// Tells the user what the plan leaves out and where it could not use the

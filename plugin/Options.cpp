@@ -135,6 +135,12 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     if (Param.empty())
       continue;
 
+    // align-guard's own (the audit lists every promise at once).
+    if (Param == "accesses-only") {
+      Opts.AccessesOnly = Opts.Accesses = true;
+      continue;
+    }
+
     Expected<bool> IsGuardWord =
         parseGuardWord("align-guard", Param, Opts, ActionWord);
     if (!IsGuardWord)
@@ -230,8 +236,8 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
 bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
   return A.Action == B.Action && A.ReturnValue == B.ReturnValue &&
          A.Accesses == B.Accesses && A.TypeAlignment == B.TypeAlignment &&
-         A.EntryGlobs == B.EntryGlobs && A.ExcludeGlobs == B.ExcludeGlobs &&
-         A.Ignorelist == B.Ignorelist;
+         A.AccessesOnly == B.AccessesOnly && A.EntryGlobs == B.EntryGlobs &&
+         A.ExcludeGlobs == B.ExcludeGlobs && A.Ignorelist == B.Ignorelist;
 }
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
@@ -266,6 +272,8 @@ void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
     OS << LS << "accesses";
   if (Opts.TypeAlignment)
     OS << LS << "type-alignment";
+  if (Opts.AccessesOnly)
+    OS << LS << "accesses-only";
   printScope(OS, LS, Opts);
 }
 
