@@ -48,7 +48,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; BOTH-LABEL: define {{.*}}void @k(
 ; BOTH-COUNT-2: call void @__alignguard_report_abort(
 ; BOTH-NOT:     call void @__alignguard_report_abort(
-; BOTH:         load <8 x float>, <8 x float>* {{.*}}, align 32{{.*}}!alignguard.guarded
+; BOTH:         load <8 x float>, {{.*}}, align 32{{.*}}!alignguard.guarded
 ; BOTH-LABEL: define {{.*}}@direct(
 ; BOTH-COUNT-1: call void @__alignguard_report_abort(
 ; BOTH-NOT:     call void @__alignguard_report_abort(
@@ -70,9 +70,9 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; RECOVER:         call void @__alignguard_report(
 ; RECOVER-NOT:     __alignguard_report
 ; RECOVER-NOT:     align 32
-; RECOVER:         load <8 x float>, <8 x float>* {{.*}}, align 4
+; RECOVER:         load <8 x float>, {{.*}}, align 4
 ; RECOVER-NOT:     align 32
-; RECOVER:         load <8 x float>, <8 x float>* {{.*}}, align 4
+; RECOVER:         load <8 x float>, {{.*}}, align 4
 ; RECOVER-NOT:     call void @__alignguard_report
 ; RECOVER-LABEL: define {{.*}}@direct(
 ; RECOVER-COUNT-1: call void @__alignguard_report(
