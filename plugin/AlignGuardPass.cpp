@@ -59,6 +59,29 @@ std::vector<AlignmentPromise> collect(Function &F, bool IsEntry,
   return Promises;
 }
 
+/// Why F's checks in a build's second run (accesses-only, after the
+/// inliners) cannot return N: IPSCCP has run by then and may have folded
+/// what F returned without its checks into its callers in the module,
+/// which would then never see N. Empty when F has no such caller.
+std::string whyNotReturnAfterInlining(const Function &F) {
+  for (const User *U : F.users())
+    if (auto *CB = dyn_cast<CallBase>(U))
+      if (CB->getCalledOperand() == &F)
+        return "its caller '" + CB->getFunction()->getName().str() +
+               "' in this module may have been optimised with its return "
+               "values before this check was added";
+  return "";
+}
+
+/// Makes Plan's sites that would return abort instead, saying Why.
+void abortInsteadOfReturn(CheckPlan &Plan, const std::string &Why) {
+  for (CheckSite &S : Plan.Sites)
+    if (S.Policy.Action == FailureAction::Return) {
+      S.Policy.Action = FailureAction::Abort;
+      S.Policy.Downgrade = Why;
+    }
+}
+
 /// Tells the user what the plan leaves out and where it could not use the
 /// requested action: warnings for what needs attention, remarks for the
 /// rest (-pass-remarks=align-guard).
@@ -206,6 +229,11 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     CheckPlan Plan = planChecks(*F, Promises, Request,
                                 {FAM.getResult<DominatorTreeAnalysis>(*F),
                                  FAM.getResult<LoopAnalysis>(*F), SE});
+    if (Opts.AccessesOnly && Action == FailureAction::Return) {
+      std::string Why = whyNotReturnAfterInlining(*F);
+      if (!Why.empty())
+        abortInsteadOfReturn(Plan, Why);
+    }
     reportPlan(Plan, FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F),
                Action);
     if (Plan.empty())
