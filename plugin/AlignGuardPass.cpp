@@ -44,14 +44,44 @@ STATISTIC(NumAlreadyChecked,
 namespace alignguard {
 namespace {
 
-/// The promises of one function that align-guard looks at.
+/// The promises of one function that align-guard looks at (with
+/// accesses-only, only the accesses).
 std::vector<AlignmentPromise> collect(Function &F, bool IsEntry,
                                       const AlignGuardOptions &Opts) {
   CollectScope Scope;
   Scope.Accesses = Opts.Accesses;
   Scope.Returns = true;
   Scope.Loads = Opts.Loads;
-  return collectAlignmentPromises(F, IsEntry, Scope);
+  std::vector<AlignmentPromise> Promises =
+      collectAlignmentPromises(F, IsEntry, Scope);
+  if (Opts.AccessesOnly)
+    llvm::erase_if(Promises, [](const AlignmentPromise &A) {
+      return A.Kind != PromiseKind::Access;
+    });
+  return Promises;
+}
+
+/// Why F's checks in a build's second run (accesses-only, after the
+/// inliners) cannot return N: IPSCCP has run by then and may have folded
+/// what F returned without its checks into its callers in the module,
+/// which would then never see N. Empty when F has no such caller.
+std::string whyNotReturnAfterInlining(const Function &F) {
+  for (const User *U : F.users())
+    if (auto *CB = dyn_cast<CallBase>(U))
+      if (CB->getCalledOperand() == &F)
+        return "its caller '" + CB->getFunction()->getName().str() +
+               "' in this module may have been optimised with its return "
+               "values before this check was added";
+  return "";
+}
+
+/// Makes Plan's sites that would return abort instead, saying Why.
+void abortInsteadOfReturn(CheckPlan &Plan, const std::string &Why) {
+  for (CheckSite &S : Plan.Sites)
+    if (S.Policy.Action == FailureAction::Return) {
+      S.Policy.Action = FailureAction::Abort;
+      S.Policy.Downgrade = Why;
+    }
 }
 
 /// Tells the user what the plan leaves out and where it could not use the
@@ -169,7 +199,10 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Prepare every function before any is instrumented: a fallback copy is
   // cloned from a body (and callees) that no check has touched.
   UnalignedCopies Copies;
-  bool Changed = prepareReturnPromises(M, Opts.TypeAlignment);
+  // The second run of a build checks accesses only: the return promises
+  // were moved (and checked) at pipeline start.
+  bool Changed =
+      !Opts.AccessesOnly && prepareReturnPromises(M, Opts.TypeAlignment);
   // A suppressed function gets no check: nothing to prepare for.
   for (Function *F : Functions) {
     bool IsEntry = Entries.isEntry(*F);
@@ -201,6 +234,11 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     CheckPlan Plan = planChecks(*F, Promises, Request,
                                 {FAM.getResult<DominatorTreeAnalysis>(*F),
                                  FAM.getResult<LoopAnalysis>(*F), SE});
+    if (Opts.AccessesOnly && Action == FailureAction::Return) {
+      std::string Why = whyNotReturnAfterInlining(*F);
+      if (!Why.empty())
+        abortInsteadOfReturn(Plan, Why);
+    }
     reportPlan(Plan, FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F),
                Action);
     if (Plan.empty())

@@ -323,9 +323,11 @@ void Emitter::emitFailure(Instruction *Term, const PreparedCheck &P,
     SmallVector<Value *, 8> Args;
     for (Argument &Arg : F.args())
       Args.push_back(&Arg);
-    CallInst *Slow = FB.CreateCall(fallbackCopy(), Args);
+    Function *Copy = fallbackCopy();
+    CallInst *Slow = FB.CreateCall(Copy, Args);
     Slow->setAttributes(F.getAttributes());
-    Slow->setCallingConv(F.getCallingConv());
+    // The copy's own: one an earlier run made may have become fastcc since.
+    Slow->setCallingConv(Copy->getCallingConv());
     Slow->addFnAttr(Attribute::NoInline); // keep the entry point small
     Result = F.getReturnType()->isVoidTy() ? nullptr : Slow;
   } else {

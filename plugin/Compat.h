@@ -290,6 +290,24 @@ inline llvm::AttributeList withoutAllocAlign(llvm::LLVMContext &Ctx,
   return AL;
 }
 
+/// Registers Fn(ModulePassManager &, OptimizationLevel) at the first
+/// module-level extension point of the default pipelines that comes after
+/// the inliners, at every -O level (-O0's always-inliner included): the
+/// optimizer-early one (LLVM 15 on: after the inliner, before the
+/// vectorizers), else the optimizer-last one (LLVM 14, which has no
+/// optimizer-early: after the vectorizers, before code generation). A
+/// template, so that only Plugin.cpp includes PassBuilder.h; the trailing
+/// parameters take the ThinOrFullLTOPhase that LLVM 20 added.
+template <typename PassBuilderT, typename CallbackT>
+void registerAfterInliningEPCallback(PassBuilderT &PB, CallbackT Fn) {
+  auto Forward = [Fn](auto &MPM, auto Level, auto &&...) { Fn(MPM, Level); };
+#if LLVM_VERSION_MAJOR >= 15
+  PB.registerOptimizerEarlyEPCallback(Forward);
+#else
+  PB.registerOptimizerLastEPCallback(Forward);
+#endif
+}
+
 /// SpecialCaseList::inSectionBlame answers the line (LLVM 14-19) or
 /// (file index, line) (LLVM 22); these take either.
 inline unsigned blamedLine(unsigned Line) { return Line; }

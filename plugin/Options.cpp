@@ -140,6 +140,12 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     if (Param.empty())
       continue;
 
+    // align-guard's own (the audit lists every promise at once).
+    if (Param == "accesses-only") {
+      Opts.AccessesOnly = Opts.Accesses = true;
+      continue;
+    }
+
     Expected<bool> IsGuardWord =
         parseGuardWord("align-guard", Param, Opts, ActionWord);
     if (!IsGuardWord)
@@ -235,8 +241,9 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
 bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
   return A.Action == B.Action && A.ReturnValue == B.ReturnValue &&
          A.Accesses == B.Accesses && A.TypeAlignment == B.TypeAlignment &&
-         A.Loads == B.Loads && A.EntryGlobs == B.EntryGlobs &&
-         A.ExcludeGlobs == B.ExcludeGlobs && A.Ignorelist == B.Ignorelist;
+         A.Loads == B.Loads && A.AccessesOnly == B.AccessesOnly &&
+         A.EntryGlobs == B.EntryGlobs && A.ExcludeGlobs == B.ExcludeGlobs &&
+         A.Ignorelist == B.Ignorelist;
 }
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
@@ -273,6 +280,8 @@ void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
     OS << LS << "type-alignment";
   if (Opts.Loads)
     OS << LS << "loads";
+  if (Opts.AccessesOnly)
+    OS << LS << "accesses-only";
   printScope(OS, LS, Opts);
 }
 

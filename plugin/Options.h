@@ -58,6 +58,12 @@ struct AlignGuardOptions {
   /// `loads`: also check the alignment that `!align` metadata on a load
   /// promises about the loaded pointer (rustc puts it on reference loads).
   bool Loads = false;
+  /// `accesses-only` (implies `accesses`; align-guard's, not the audit's):
+  /// check the over-aligned accesses and nothing else. A clang build
+  /// (`-fpass-plugin`) runs an `align-guard<accesses>` of its pipeline once
+  /// more so, after the inliner, where the aligned accesses of intrinsics
+  /// and SIMD libraries have reached the entry points (Plugin.cpp).
+  bool AccessesOnly = false;
   /// Globs over function names that make a definition an entry point.
   std::vector<std::string> EntryGlobs;
   /// Globs over function names that are never entry points.
@@ -79,12 +85,14 @@ llvm::Expected<AlignGuardOptions>
 parseAlignGuardOptions(llvm::StringRef Params);
 
 /// Prints the parameter text of `align-guard<...>` (without the brackets):
-/// the action word (always), then `accesses`, `type-alignment`, `loads`, then
+/// the action word (always), then `accesses`, `type-alignment`, `loads`,
+/// `accesses-only`, then
 /// `entry=GLOB` and `exclude=GLOB` once per glob in order, then
 /// `ignorelist=FILE`, separated by ';':
 ///
 ///   abort
 ///   return=-24;accesses;type-alignment;loads;entry=k*;exclude=a;ignorelist=x.txt
+///   abort;accesses;accesses-only
 void printAlignGuardOptions(llvm::raw_ostream &OS,
                             const AlignGuardOptions &Opts);
 

@@ -18,8 +18,10 @@ const Value *spilledValue(const LoadInst &L) {
   if (!Slot || L.getPointerOperand() != Slot)
     return nullptr;
   // Sound only when the slot holds one value from its store on: stored
-  // once, in the entry block (which runs once), before L; and written by
-  // nothing else (no memcpy into it, no escaping address).
+  // once, in the entry block (which runs once) before L, or in L's own
+  // block before L (then L reads what that store wrote, in a loop too: an
+  // always-inline wrapper's parameter slot at -O0); and written by nothing
+  // else (no memcpy into it, no escaping address).
   const StoreInst *Store = nullptr;
   for (const User *U : Slot->users()) {
     if (auto *S = dyn_cast<StoreInst>(U)) {
@@ -47,8 +49,9 @@ const Value *spilledValue(const LoadInst &L) {
   if (!Store)
     return nullptr;
   const BasicBlock *Entry = &Slot->getFunction()->getEntryBlock();
-  if (Store->getParent() != Entry ||
-      (L.getParent() == Entry && !Store->comesBefore(&L)))
+  if (Store->getParent() == L.getParent())
+    return Store->comesBefore(&L) ? Store->getValueOperand() : nullptr;
+  if (Store->getParent() != Entry)
     return nullptr;
   return Store->getValueOperand();
 }

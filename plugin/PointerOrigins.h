@@ -20,8 +20,9 @@
 namespace alignguard {
 
 /// The value a reload of a spill slot reads, when it is certain: L loads
-/// from an alloca stored exactly once, in the entry block before L, and
-/// written by nothing else. Null otherwise.
+/// from an alloca stored exactly once, in the entry block before L or in
+/// L's block before L (at -O0, an inlined wrapper's parameter slot, in a
+/// loop too), and written by nothing else. Null otherwise.
 const llvm::Value *spilledValue(const llvm::LoadInst &L);
 
 /// The value an `extractvalue` V reads when the IR says which (a field of

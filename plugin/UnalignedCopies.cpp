@@ -152,6 +152,15 @@ Function *UnalignedCopies::getOrCreate(Function &F) {
     assert(Known->second && "a copy is erased only once nothing uses it");
     return Known->second;
   }
+  // A copy that an earlier run made computes the same function, from F's
+  // body before this run's changes: a build's second run (accesses-only,
+  // after the inliners) falls back to the copy its first run made.
+  if (Function *Earlier =
+          F.getParent()->getFunction((F.getName() + UnalignedSuffix).str()))
+    if (Earlier->hasLocalLinkage() &&
+        Earlier->hasFnAttribute(NoAlignGuardAttr) &&
+        Earlier->getFunctionType() == F.getFunctionType())
+      return Copies[&F] = Earlier;
   ValueToValueMapTy VMap;
   Function *Copy = CloneFunction(&F, VMap);
   Copy->setName(F.getName() + UnalignedSuffix);

@@ -40,7 +40,8 @@ inline constexpr const char *UnalignedSuffix = ".alignguard.unaligned";
 class UnalignedCopies {
 public:
   /// The assumption-free copy of F, made on first use (from F as it is
-  /// then: make it before instrumenting F).
+  /// then: make it before instrumenting F), or the one an earlier run left
+  /// in the module (`<name>.alignguard.unaligned`, internal, of F's type).
   llvm::Function *getOrCreate(llvm::Function &F);
   /// The copy of F made so far, or null.
   llvm::Function *lookup(llvm::Function &F) const { return Copies.lookup(&F); }

@@ -94,12 +94,15 @@ if shutil.which("cargo", path=config.environment["PATH"]):
     config.available_features.add("cargo")
 # Program tests on real kernel generators need Debian packages:
 # libhalide14-0-dev and g++ (halide: the test builds a Halide generator),
-# libhwy-dev (hwy). Without them lit reports the tests UNSUPPORTED.
+# libhwy-dev (hwy), libxsimd-dev (xsimd). Without them lit reports the
+# tests UNSUPPORTED.
 if (os.path.exists("/usr/include/halide14/Halide.h")
         and shutil.which("g++", path=config.environment["PATH"])):
     config.available_features.add("halide")
 if os.path.exists("/usr/include/hwy/highway.h"):
     config.available_features.add("hwy")
+if os.path.exists("/usr/include/xsimd/xsimd.hpp"):
+    config.available_features.add("xsimd")
 # The `range` return attribute (LLVM 19+), for IR that real generators
 # write with it (TVM's tvm-ffi functions); empty where LLVM has none.
 config.substitutions.append(("%range-m1-1", "range(i32 -1, 1)" if config.llvm_version_major >= 19 else ""))
@@ -107,3 +110,11 @@ for major in range(14, config.llvm_version_major + 1):
     config.available_features.add("llvm-at-least-%d" % major)
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
+    # Program tests that run AVX2 code need a CPU that has it (and FMA).
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            cpu_flags = set(re.findall(r"^flags\s*:(.*)$", cpuinfo.read(), re.M)[0].split())
+    except (OSError, IndexError):
+        cpu_flags = set()
+    if {"avx2", "fma"} <= cpu_flags:
+        config.available_features.add("avx2")

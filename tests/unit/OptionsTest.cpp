@@ -395,4 +395,38 @@ INSTANTIATE_TEST_SUITE_P(
                                    "'entry=': expected entry=GLOB"}),
     caseName<InvalidCase>);
 
+/// `accesses-only`, the second run of a build's align-guard<accesses>:
+/// implies accesses, prints back canonically, and is not the audit's.
+TEST(AlignGuardAccessesOnly, ParsesPrintsAndIsNotTheAudits) {
+  struct {
+    const char *Params;
+    const char *Printed;
+  } Cases[] = {
+      {"accesses-only", "abort;accesses;accesses-only"},
+      {"accesses-only;fallback;accesses", "fallback;accesses;accesses-only"},
+      {"entry=k*;accesses-only;accesses-only;trap",
+       "trap;accesses;accesses-only;entry=k*"},
+  };
+  for (const auto &C : Cases) {
+    llvm::Expected<AlignGuardOptions> Opts = parseAlignGuardOptions(C.Params);
+    ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+    EXPECT_TRUE(Opts->AccessesOnly) << C.Params;
+    EXPECT_TRUE(Opts->Accesses) << C.Params;
+    std::string Text = printed(*Opts, printAlignGuardOptions);
+    EXPECT_EQ(Text, C.Printed);
+    llvm::Expected<AlignGuardOptions> Again = parseAlignGuardOptions(Text);
+    ASSERT_TRUE(static_cast<bool>(Again)) << llvm::toString(Again.takeError());
+    EXPECT_TRUE(*Again == *Opts) << Text;
+  }
+  llvm::Expected<AlignGuardOptions> Plain = parseAlignGuardOptions("accesses");
+  ASSERT_TRUE(static_cast<bool>(Plain));
+  EXPECT_FALSE(Plain->AccessesOnly);
+  llvm::Expected<AuditOptions> Audit = parseAuditOptions("plan;accesses-only");
+  ASSERT_FALSE(static_cast<bool>(Audit));
+  EXPECT_EQ(llvm::toString(Audit.takeError()),
+            "invalid align-guard-audit pass parameter 'accesses-only': "
+            "expected table, json, sarif, output=FILE, all, "
+            "fail-on-unchecked, entry=GLOB, exclude=GLOB or ignorelist=FILE");
+}
+
 } // namespace
