@@ -121,11 +121,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         InvalidCase{"bogus", "invalid align-guard pass parameter 'bogus': "
                              "expected abort, trap, recover, return=N, "
-                             "fallback, accesses, type-alignment, "
+                             "fallback, accesses, type-alignment, loads, "
                              "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"Abort", "invalid align-guard pass parameter 'Abort': "
                              "expected abort, trap, recover, return=N, "
-                             "fallback, accesses, type-alignment, "
+                             "fallback, accesses, type-alignment, loads, "
                              "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"abort;trap",
                     "invalid align-guard pass parameter 'trap': conflicts "
@@ -137,13 +137,13 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, type-alignment, entry=GLOB, exclude=GLOB or "
-                    "ignorelist=FILE"},
+                    "accesses, type-alignment, loads, entry=GLOB, "
+                    "exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"type-alignment=1",
                     "invalid align-guard pass parameter 'type-alignment=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, type-alignment, entry=GLOB, exclude=GLOB or "
-                    "ignorelist=FILE"},
+                    "accesses, type-alignment, loads, entry=GLOB, "
+                    "exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"return", "invalid align-guard pass parameter 'return': "
                               "expected return=N, N a decimal integer"},
         InvalidCase{"return=", "invalid align-guard pass parameter "
@@ -253,7 +253,9 @@ INSTANTIATE_TEST_SUITE_P(
         PrintCase{"entry=k;type-alignment;accesses;recover",
                   "recover;accesses;type-alignment;entry=k"},
         PrintCase{"ignorelist=a.txt;entry=k;type-alignment",
-                  "abort;type-alignment;entry=k;ignorelist=a.txt"}),
+                  "abort;type-alignment;entry=k;ignorelist=a.txt"},
+        PrintCase{"loads;entry=k;accesses;trap",
+                  "trap;accesses;loads;entry=k"}),
     caseName<PrintCase>);
 
 class PrintAudit : public ::testing::TestWithParam<PrintCase> {};
@@ -291,7 +293,8 @@ INSTANTIATE_TEST_SUITE_P(
         PrintCase{"ignorelist=ubsan.txt;all;json",
                   "json;all;ignorelist=ubsan.txt"},
         PrintCase{"ignorelist=u.txt;type-alignment;json",
-                  "json;type-alignment;ignorelist=u.txt"}),
+                  "json;type-alignment;ignorelist=u.txt"},
+        PrintCase{"loads;sarif;plan", "sarif;plan;abort;loads"}),
     caseName<PrintCase>);
 
 // --- The audit's plan and the guard's words it takes ---
