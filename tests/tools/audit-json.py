@@ -55,7 +55,8 @@ def check_module(doc, where):
                 fail("%s: %s must be an integer or null" % (w, key))
         if a["placement"] not in (None, "hoisted", "in-loop", "in-place"):
             fail("%s: placement %r" % (w, a["placement"]))
-        if a["placement"] is not None and a["kind"] != "access":
+        if a["placement"] is not None and a["kind"] not in (
+                "access", "load-metadata"):
             fail("%s: placement on a %s" % (w, a["kind"]))
         for key in ("file", "reason"):
             if a[key] is not None and not isinstance(a[key], str):
