@@ -205,17 +205,11 @@ std::optional<uint64_t> loadedAlignment(const LoadInst &Load) {
   return C->getZExtValue();
 }
 
-bool isTypeAlignment(const LoadInst &Load, uint64_t Alignment) {
-  if (Alignment <= 1 || Alignment > 16)
-    return false;
-  for (unsigned Kind : {LLVMContext::MD_dereferenceable,
-                        LLVMContext::MD_dereferenceable_or_null})
-    if (MDNode *MD = Load.getMetadata(Kind))
-      if (auto *C =
-              mdconst::dyn_extract_or_null<ConstantInt>(MD->getOperand(0)))
-        if (C->getZExtValue() && C->getZExtValue() % Alignment == 0)
-          return true;
-  return Load.hasMetadata(LLVMContext::MD_nonnull);
+bool isTypeAlignment(const LoadInst &, uint64_t Alignment) {
+  // `!align` itself is the reference marker: rustc writes it only on loads
+  // of references, Box and NonNull-like values (Option<&T> included, which
+  // has no `!nonnull`), with the pointee type's alignment.
+  return Alignment > 1 && Alignment <= 16;
 }
 
 bool isLibraryAlignedAllocator(const CallBase &CB) {

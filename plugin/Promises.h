@@ -162,9 +162,11 @@ llvm::Instruction *resultCheckPoint(const llvm::Instruction &I);
 /// or none.
 std::optional<uint64_t> loadedAlignment(const llvm::LoadInst &Load);
 
-/// isTypeAlignment for a pointer loaded with `!align`: the same rule, read
-/// from `!dereferenceable`, `!dereferenceable_or_null` and `!nonnull`
-/// (rustc's loaded references: `!nonnull !{} !align !{i64 4}`).
+/// isTypeAlignment for a pointer loaded with `!align`: at most 16, whatever
+/// else the load says. `!align` is itself the reference marker: rustc puts
+/// it on loads of references, Box and NonNull-like values (`!nonnull !{}
+/// !align !{i64 4}`, and on Option<&T> without `!nonnull`) with the pointee
+/// type's alignment; a larger one is `#[repr(align(N))]`.
 bool isTypeAlignment(const llvm::LoadInst &Load, uint64_t Alignment);
 
 /// True when an `align` on this parameter is part of the calling convention,
