@@ -31,7 +31,8 @@ int main(int argc, char **argv) {
                                              : 4;
   unsigned long bits = 0;
   for (int i = 0; i < 3; ++i) {
-    // MIS: alignguard: main: the pointer returned by 'slot' = 0x{{[0-9a-f]*}}4 {{.*}}64-byte aligned (4 bytes past a boundary){{.*}} at {{.*}}return-promises.c:[[@LINE+1]]
+    // The second location is the callee's (its debug info's line).
+    // MIS: alignguard: main: the pointer returned by 'slot' = 0x{{[0-9a-f]*}}4 is 4-byte aligned, not 64-byte aligned (4 bytes past a boundary) at {{.*}}return-promises.c:[[@LINE+1]]:{{[0-9]+}}, promised at {{.*}}return-promises.c:[[@LINE-9]]{{$}}
     char *p = slot(offset);
     bits |= (uintptr_t)p & 63;
   }
