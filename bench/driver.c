@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The benchmark driver: loads every variant of the kernels (one shared
 // library per build: plain -O3, align-guard<abort>, ...) into one process,
 // so that timing can alternate between variants call by call and whatever

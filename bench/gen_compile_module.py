@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes a C translation unit of N small kernels for the compile-time
 benchmark (item 2 of issue 5).
 

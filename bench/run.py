@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """AlignGuard's benchmark suite (issue 5, items 1-3): builds every variant of
 the kernels in bench/kernels, counts their instructions with callgrind, times
 them in one interleaved run, measures opt -O2's compile time with and without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The AlignGuard demo kernel: vadd promises the optimiser that its three
 // buffers are 64-byte aligned, and the vectoriser uses aligned loads and
 // stores. Built with -fpass-plugin=AlignGuard.so, the promise is checked on

@@ -1,4 +1,5 @@
 //===- AccessPlacement.cpp - Where to check an over-aligned access -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "AccessPlacement.h"
 
 #include "Compat.h"

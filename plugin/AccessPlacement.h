@@ -1,4 +1,5 @@
 //===- AccessPlacement.h - Where an access is checked -----------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // align-guard<accesses> checks the alignment that loads, stores, masked
 // accesses and memory intrinsics promise themselves (Halide never writes an

@@ -1,4 +1,5 @@
 //===- AlignGuardAuditPass.cpp - List alignment promises and their checks -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // See AlignGuardAuditPass.h. Collect every promise (Promises.h), decide
 // its status from the facts each function establishes (AlignmentFacts.h),

@@ -1,4 +1,5 @@
 //===- AlignGuardAuditPass.h - List alignment promises and their checks ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The `align-guard-audit` module pass changes nothing. For every alignment
 // promise of the module (assume bundles, legacy icmp assumes, `align` on

@@ -1,4 +1,5 @@
 //===- AlignGuardPass.cpp - Turn alignment promises into checks ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // See AlignGuardPass.h for the shape of the rewrite. The module driver: the
 // data path is collect (Promises.h) -> prepare (CheckPreparation.h, the only

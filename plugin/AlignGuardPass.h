@@ -1,4 +1,5 @@
 //===- AlignGuardPass.h - Turn alignment promises into checks ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The `align-guard` module pass. Before:
 //

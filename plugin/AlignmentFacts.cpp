@@ -1,4 +1,5 @@
 //===- AlignmentFacts.cpp - What a function already knows about alignment -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "AlignmentFacts.h"
 
 #include "Compat.h"

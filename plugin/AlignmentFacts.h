@@ -1,4 +1,5 @@
 //===- AlignmentFacts.h - What a function already knows about alignment ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The one answer to "is this promise already checked", for the audit and
 // the guard alike: each asks whether something established it first.

@@ -1,4 +1,5 @@
 //===- AuditReport.cpp - The audit's findings as a table, JSON or SARIF --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "AuditReport.h"
 
 #include "llvm/Support/FormatVariadic.h"

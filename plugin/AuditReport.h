@@ -1,4 +1,5 @@
 //===- AuditReport.h - The audit's findings as a table, JSON or SARIF ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // One AuditFinding per alignment promise; writers for the three formats.
 // The JSON field names are a contract (README, "Audit JSON"): keep them.

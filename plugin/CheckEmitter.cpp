@@ -1,4 +1,5 @@
 //===- CheckEmitter.cpp - Carry out a CheckPlan --------------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "CheckEmitter.h"
 
 #include "CheckPlanner.h"

@@ -1,4 +1,5 @@
 //===- CheckEmitter.h - Carry out a CheckPlan -------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The emitter materialises a CheckPlan (CheckPlan.h) in its function, one
 // site at a time, through one loop: the checks of a site in one branch,

@@ -1,4 +1,5 @@
 //===- CheckPlan.h - What align-guard will do to one function ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The plan is a value: CheckPlanner makes it without touching IR, the audit
 // can print it, tests can read it, and CheckEmitter carries it out. For one

@@ -1,4 +1,5 @@
 //===- CheckPlanner.cpp - Decide the checks, change nothing ---------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "CheckPlanner.h"
 
 #include "AccessPlacement.h"

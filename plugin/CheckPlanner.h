@@ -1,4 +1,5 @@
 //===- CheckPlanner.h - Decide every check of a function, change nothing --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // planChecks reads a function and its promises (Promises.h) and returns the
 // CheckPlan: which promises get a check, grouped into sites with one branch

@@ -1,4 +1,5 @@
 //===- CheckPreparation.cpp - The IR changes that must precede planning ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "CheckPreparation.h"
 
 #include "CheckPlanner.h"

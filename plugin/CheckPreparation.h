@@ -1,4 +1,5 @@
 //===- CheckPreparation.h - The IR changes that must precede planning -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Planning reads IR and changes nothing; a few changes must come first, and
 // they all happen here, in one named step before any function is planned:

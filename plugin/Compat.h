@@ -1,4 +1,5 @@
 //===- Compat.h - The one place that knows LLVM versions differ ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // AlignGuard builds against every LLVM major from 14 to 22. This is the only
 // file that tests LLVM_VERSION_MAJOR or __has_include; everything else calls

@@ -1,4 +1,5 @@
 //===- DescriptorShapes.cpp - The buffer descriptors of generators -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "DescriptorShapes.h"
 
 #include "Compat.h"

@@ -1,4 +1,5 @@
 //===- DescriptorShapes.h - Buffer descriptors of generators ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Kernel generators hand buffers to their code in descriptors, and their IR
 // carries no debug info to name the fields: DLPack's DLTensor (TVM),

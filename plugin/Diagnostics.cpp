@@ -1,4 +1,5 @@
 //===- Diagnostics.cpp - Problems found in IR, told through LLVM ---------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Diagnostics.h"
 
 #include "llvm/IR/DiagnosticPrinter.h"

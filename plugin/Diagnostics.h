@@ -1,4 +1,5 @@
 //===- Diagnostics.h - Problems found in IR, told through LLVM --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // AlignGuard reports problems with a user's IR or options through
 // LLVMContext::diagnose, so opt and clang print them with their own

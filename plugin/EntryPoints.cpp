@@ -1,4 +1,5 @@
 //===- EntryPoints.cpp - Which definitions are kernel entry points -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // See EntryPoints.h for the rules.
 //

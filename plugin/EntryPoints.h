@@ -1,4 +1,5 @@
 //===- EntryPoints.h - Which definitions are entry points -------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // An `align N` parameter attribute is a promise the *caller* makes. AlignGuard
 // checks it only where the caller is outside the compiler's view: at a kernel

@@ -1,4 +1,5 @@
 //===- GuardMetadata.cpp - The contract between align-guard and the audit -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "GuardMetadata.h"
 
 #include "llvm/IR/Constants.h"

@@ -1,4 +1,5 @@
 //===- GuardMetadata.h - The contract between align-guard and the audit ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // align-guard marks what it guarded, so that a second run leaves it alone and
 // the audit can say what became of each promise. This file is the only

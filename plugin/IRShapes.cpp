@@ -1,4 +1,5 @@
 //===- IRShapes.cpp - Where the IR keeps alignment: one reader each ------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "IRShapes.h"
 
 #include "Compat.h"

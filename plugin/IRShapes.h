@@ -1,4 +1,5 @@
 //===- IRShapes.h - Where the IR keeps alignment, read once -----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The few IR shapes every part of AlignGuard reads, each known in one place:
 //

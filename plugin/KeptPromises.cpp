@@ -1,4 +1,5 @@
 //===- KeptPromises.cpp - The form a checked promise keeps ----------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "KeptPromises.h"
 
 #include "Compat.h"

@@ -1,4 +1,5 @@
 //===- KeptPromises.h - The form a checked promise keeps --------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Where a failing check stops the kernel or leaves it (abort, trap,
 // return=N, fallback), the continuation is reached only when the check

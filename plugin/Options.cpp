@@ -1,4 +1,5 @@
 //===- Options.cpp - align-guard pass parameters -------------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Parses and prints the parameters of `align-guard<...>` and
 // `align-guard-audit<...>` (Options.h).

@@ -1,4 +1,5 @@
 //===- Options.h - align-guard pass parameters ------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The parameters of `align-guard<...>`, parsed from the text between the
 // angle brackets into an Expected<AlignGuardOptions>:

@@ -1,4 +1,5 @@
 //===- Plugin.cpp - Registers AlignGuard's passes with the PassBuilder ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The one place where AlignGuard meets LLVM's pass manager:
 //   - `align-guard<...>` in any -passes= pipeline (opt);

@@ -1,4 +1,5 @@
 //===- PointerOrigins.cpp - Where a pointer value comes from -------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "PointerOrigins.h"
 
 #include "llvm/Analysis/ValueTracking.h"

@@ -1,4 +1,5 @@
 //===- PointerOrigins.h - Where a pointer value comes from ------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Promises and checks name the same pointer through different SSA values:
 // clang -O0 spills every argument to an alloca and reloads it for each use,

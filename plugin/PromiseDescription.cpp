@@ -1,4 +1,5 @@
 //===- PromiseDescription.cpp - How a promise is named, in one place -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "PromiseDescription.h"
 
 #include "GuardMetadata.h"
@@ -52,8 +53,10 @@ DebugLoc promiseOriginLoc(const AlignmentPromise &A) {
   case PromiseKind::AssumeBundle:
   case PromiseKind::AssumeICmp:
   case PromiseKind::Access:
+  case PromiseKind::LoadMetadata:
     // The instruction's own location: for inlined code, the innermost one,
-    // where __builtin_assume_aligned or the aligned load was written.
+    // where __builtin_assume_aligned, the aligned load or the load with
+    // `!align` was written.
     if (A.Inst && A.Inst->getDebugLoc())
       return A.Inst->getDebugLoc();
     break;

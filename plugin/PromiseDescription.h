@@ -1,4 +1,5 @@
 //===- PromiseDescription.h - How a promise is named, once ------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The runtime's report, the guard's warnings and remarks and the audit's
 // finding all say the same things about a promise: in which function, of

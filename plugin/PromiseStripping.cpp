@@ -1,4 +1,5 @@
 //===- PromiseStripping.cpp - Drop promises a failed check fed -----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "PromiseStripping.h"
 
 #include "EntryPoints.h"

@@ -1,4 +1,5 @@
 //===- PromiseStripping.h - Drop promises a failed check fed ----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // When a failing check reports and lets the kernel continue (`recover`), the
 // pointer it checked may be misaligned on the continuing path. Every promise

@@ -1,4 +1,5 @@
 //===- Promises.cpp - Find the alignment promises in a function -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // See Promises.h. Nothing here changes IR.
 //

@@ -1,4 +1,5 @@
 //===- Promises.h - Find the alignment promises in a function ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // "Collect first, then rewrite": this file only reads IR. It lists every
 // alignment promise of a function in the forms LLVM and its frontends write:

@@ -1,4 +1,5 @@
 //===- ReturnContract.cpp - Let an entry point's contract admit N ---------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ReturnContract.h"
 
 #include "Compat.h"

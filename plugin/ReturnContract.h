@@ -1,4 +1,5 @@
 //===- ReturnContract.h - Let an entry point's contract admit N -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // With align-guard<return=N>, a failing check makes an entry point return N.
 // What the entry point promised its callers about its return value must

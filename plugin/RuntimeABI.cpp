@@ -1,4 +1,5 @@
 //===- RuntimeABI.cpp - The pass's side of the runtime's C ABI -----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "RuntimeABI.h"
 
 #include "Compat.h"

@@ -1,4 +1,5 @@
 //===- RuntimeABI.h - The pass's side of the runtime's C ABI ----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The hooks and the site descriptor of runtime/include/alignguard/alignguard.h,
 // built in IR. Keep the two in step: the field order here is the struct

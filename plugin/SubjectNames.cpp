@@ -1,4 +1,5 @@
 //===- SubjectNames.cpp - Name the pointer a promise is about ------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "SubjectNames.h"
 
 #include "Compat.h"

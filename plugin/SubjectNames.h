@@ -1,4 +1,5 @@
 //===- SubjectNames.h - Name the pointer a promise is about -----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A report must let a user find the pointer in their source. Names come, in
 // this order, from debug info (the source variable), the argument, the way

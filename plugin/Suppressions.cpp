@@ -1,4 +1,5 @@
 //===- Suppressions.cpp - Which functions a user opted out, and by what --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // See Suppressions.h. The ignorelist is LLVM's SpecialCaseList, read once
 // per pass run; the annotations are read once per module.

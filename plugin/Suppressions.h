@@ -1,4 +1,5 @@
 //===- Suppressions.h - Which functions a user opted out, and by what ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A function's promises are suppressed (not checked by align-guard, listed
 // as `suppressed` by the audit) when

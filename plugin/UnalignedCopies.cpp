@@ -1,4 +1,5 @@
 //===- UnalignedCopies.cpp - Assumption-free copies for the fallback -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "UnalignedCopies.h"
 
 #include "Compat.h"

@@ -1,4 +1,5 @@
 //===- UnalignedCopies.h - Promise-free copies for fallback -----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // align-guard<fallback> gives each instrumented entry point a copy that
 // makes no alignment promise, and on a misaligned call runs that copy, so a

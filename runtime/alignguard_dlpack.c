@@ -1,4 +1,5 @@
 /*===- alignguard_dlpack.c - AlignGuard runtime: DLTensor checks ----------===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * alignguard_check_dltensor: what a host runtime calls before it launches an
  * instrumented kernel on a DLPack tensor (a zero-copy view from PyTorch or

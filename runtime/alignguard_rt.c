@@ -1,4 +1,5 @@
 /*===- alignguard_rt.c - AlignGuard runtime: reports broken alignment -----===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * Code instrumented by the `align-guard` pass calls these hooks when a pointer
  * breaks an alignment promise (llvm.assume "align" bundles, assume(icmp) masks,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # check_symbols.sh ARCHIVE - fail if the AlignGuard runtime archive has an
 # undefined reference to something it promises not to use: the allocator,
 # the printf family and stdio, or the C++ runtime (operator new/delete,

@@ -1,4 +1,5 @@
 /*===- format.h - AlignGuard runtime: bounded text appenders (internal) ----===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * The snprintf replacement shared by alignguard_rt.c (report lines) and
  * alignguard_dlpack.c (DLTensor messages): a sink that stores what fits in a

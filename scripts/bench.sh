@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # AlignGuard's benchmark suite (issue 5): builds every variant of the kernels
 # in bench/kernels (plain -O3; align-guard<abort>, <fallback> on aligned and
 # misaligned input, <recover>; UBSan's alignment check with its runtime and

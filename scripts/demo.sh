@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Demo: builds AlignGuard (LLVM 14 unless a major is given), compiles
 # examples/vadd.c at -O2 without and with clang -fpass-plugin, and runs it
 # on a view one float past a 64-byte boundary (plain: a crash far from the

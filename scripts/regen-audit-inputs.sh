@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Regenerates the real-Halide IR under tests/lit/audit/Inputs/ from the
 # generator programs in tests/lit/audit/Inputs/src/. The generated .ll files
 # are committed, so neither CI nor the lit tests need Halide; run this only to

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Regenerates the real-compiler IR corpus under tests/lit/corpus/Inputs/ from
 # the sources in tests/lit/corpus/Inputs/src/. The generated .ll files are
 # committed, so neither CI nor the lit tests need any of these tools; run this

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs what AlignGuard needs to build and test on Debian 12, for each
 # LLVM major given (default: 14 22). Idempotent: installs only what is
 # missing. Needs root (or sudo) when something is missing.

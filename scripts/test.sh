@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds AlignGuard and runs every test (lit, gtest, runtime symbol check)
 # against each LLVM major given (default: 14 22), one build directory per
 # major (build-N): a plugin built for one major does not load in another.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // conv1d: an 8-tap FIR filter, out[i] = sum_k w[k] * in[i + k].
 //
 // The tap count is a compile-time constant, as in most FIR filters, so the

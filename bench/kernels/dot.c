@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // dot: sum of a[i] * b[i] in double precision.
 //
 // The promise is __builtin_assume_aligned on the base pointers, as in code

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gemm: C = A * B for n x n row-major float matrices, i-k-j order (the inner
 // loop streams a row of B into a row of C, and is vectorised).
 //

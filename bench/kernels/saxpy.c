@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // saxpy: y = a*x + y, the BLAS level-1 update.
 //
 // The promise is made the way a library with its own aligned allocator

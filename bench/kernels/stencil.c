@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // stencil3x3: a 3x3 weighted blur (1 2 1 / 2 4 2 / 1 2 1) of a w x h image.
 //
 // `in` is padded: h + 2 rows of w + 8 floats, and output pixel (x, y) reads

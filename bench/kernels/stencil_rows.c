@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // stencil3x3_rows: the blur of stencil.c, written with the other common
 // idiom for a run-time stride: __builtin_assume_aligned on each row
 // pointer, inside the row loop. Its promises, and so AlignGuard's checks,

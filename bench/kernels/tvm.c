@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The TVM-style packed kernel of the tests (an exported wrapper that
 // unpacks DLTensors, asserts like TVM, promises 64-byte aligned data with
 // __builtin_assume_aligned and calls an internal compute function with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # lit configuration for AlignGuard: IR tests through opt, program tests
 # through clang -fpass-plugin, all with the tools of the LLVM under test.
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Check that the audit's plan predicts what align-guard does.
 
   agreement.py --opt OPT --plugin ALIGNGUARD.so [--cxxfilt LLVM-CXXFILT]

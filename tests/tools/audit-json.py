@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Validate align-guard-audit JSON against the contract and print one line
 per finding, for FileCheck:
 

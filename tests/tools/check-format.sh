@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Fails when a source file of plugin/ or runtime/ is not formatted as
 # .clang-format (LLVM style) says, with the clang-format given (pinned to one
 # version: formatting differs between clang-format releases).

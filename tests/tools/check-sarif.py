@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Validate a SARIF log against the required fields of the SARIF 2.1.0
 schema (sarifLog, run, tool, toolComponent, result, message, location,
 physicalLocation, artifactLocation, region, suppression) and print one

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Assert that align-guard left no check inside a loop of some functions.
 
   checks-outside-loops.py FILE.ll --function NAME [--function NAME ...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compare the hot loop of one function in two x86-64 assembly files.
 
   compare-hot-loop.py --function vadd plain.s instrumented.s [--expect-differ]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Lower an MLIR file to LLVM IR with the MLIR tools of one LLVM major.
 
   mlir-lower.py --bin /usr/lib/llvm-N/bin [--pre PASS]... IN.mlir -o OUT.ll

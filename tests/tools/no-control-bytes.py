@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Copy stdin to stdout; fail if it holds a raw control byte.
 
   PROGRAM 2>&1 | no-control-bytes.py | FileCheck ...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """AlignGuard against UBSan's alignment-assumption check, program by program.
 
   ubsan-parity.py --clang CLANG --plugin ALIGNGUARD.so --rt LIBALIGNGUARD_RT.a

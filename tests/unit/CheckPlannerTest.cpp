@@ -1,4 +1,5 @@
 //===- CheckPlannerTest.cpp - What the check planner decides ---------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // planChecks on IR strings: redundancy between promises, failure policies and
 // their downgrades, placement of access checks, one check for a parameter

@@ -1,4 +1,5 @@
 //===- tests/unit/DLPackTest.cpp - Tests of alignguard_check_dltensor -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The DLPack helper of the runtime: the exact return code and message for
 // aligned and misaligned data (with and without byte_offset), NULL data with

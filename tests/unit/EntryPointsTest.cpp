@@ -1,4 +1,5 @@
 //===- EntryPointsTest.cpp - Which definitions are entry points -----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "EntryPoints.h"
 
 #include "llvm/AsmParser/Parser.h"

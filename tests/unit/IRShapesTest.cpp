@@ -1,4 +1,5 @@
 //===- IRShapesTest.cpp - What counts as natural for an access
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //-------------===//
 //
 // Two questions with two answers (IRShapes.h): how much alignment an access

@@ -1,4 +1,5 @@
 //===- OptionsTest.cpp - align-guard<...> parameter parsing and printing --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Options.h"
 
 #include "llvm/Support/raw_ostream.h"

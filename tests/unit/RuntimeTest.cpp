@@ -1,4 +1,5 @@
 //===- tests/unit/RuntimeTest.cpp - Tests of the AlignGuard C runtime -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Exact report lines from alignguard_format_report, handler override, per-site
 // deduplication (also from 8 threads and past the 256-site table), the abort

@@ -1,4 +1,5 @@
 //===- SiteDescriptorTest.cpp - The IR descriptor is the C alignguard_site ===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The pass builds each site descriptor in IR (plugin/RuntimeABI.cpp) and the
 // runtime reads it as `struct alignguard_site` (alignguard/alignguard.h).

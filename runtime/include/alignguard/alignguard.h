@@ -1,4 +1,5 @@
 /*===- alignguard/alignguard.h - AlignGuard runtime C ABI -----------------===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * The runtime that code instrumented by the `align-guard` pass calls when an
  * alignment promise is broken. It depends on nothing but libc: no malloc, no

@@ -1,4 +1,5 @@
 /*===- alignguard/dlpack.h - AlignGuard checks of DLPack tensors ----------===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * For a host runtime (TVM, a PyTorch or NumPy bridge) that is about to hand
  * a DLTensor to a kernel compiled with the `align-guard` pass: checks, before

@@ -58,3 +58,4 @@ float field(struct buf *b) {
 // GUARDED: guarded return-attr returned | the pointer returned by 'aligned_scratch'
 // GUARDED: guarded assume-bundle field | {{b->data|'d'}}
 // GUARDED: summary total=5 unchecked=0 guarded=5
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

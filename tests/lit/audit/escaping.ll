@@ -20,3 +20,4 @@ declare void @llvm.assume(i1)
 ; JSON: unchecked assume-bundle we"ird\name
 ; SARIF: alignguard/unchecked-assumption warning - | assume-bundle in 'we"ird\name
 ; TABLE: unchecked {{ *}}assume-bundle {{ *}}we"ird\name\x0aline {{ *}}argument #0 'q"uote\x09tab'
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -125,3 +125,4 @@ define void @fat(i8 addrspace(7)* align 16 %f) {
 ; TABLE-NOT:  checked {{ *}}assume-bundle {{ *}}self_checked
 ; TABLE:      unsupported {{ *}}param-attr {{ *}}fat
 ; TABLE-NEXT: summary: 11 assumptions: 7 unchecked, 0 guarded, 3 checked, 0 implied, 1 unsupported
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -72,3 +72,4 @@ define void @two(<4 x float>* %p) {
   store <4 x float> %y, <4 x float>* %p, align 16
   ret void
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -31,3 +31,4 @@ declare void @llvm.assume(i1)
 ; YAML:      --- !Analysis
 ; YAML-NEXT: Pass: align-guard
 ; YAML-NEXT: Name: Checked
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

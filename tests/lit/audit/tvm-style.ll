@@ -93,3 +93,4 @@ exit:
 declare void @llvm.assume(i1)
 
 !0 = !{!"branch_weights", i32 1048576, i32 1}
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -38,3 +38,4 @@ define internal void @by_ref(%S* byref(%S) align 64 %r) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -47,3 +47,4 @@ define internal <8 x float> @wrapper(float* %p) alwaysinline {
   %x = load <8 x float>, <8 x float>* %v, align 32
   ret <8 x float> %x
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -146,3 +146,4 @@ define internal <8 x float> @wrapper(float* %p) #0 {
 declare void @llvm.assume(i1)
 
 attributes #0 = { alwaysinline }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -105,3 +105,4 @@ define void @straight(<4 x float>* %p) {
   store <4 x float> zeroinitializer, <4 x float>* %p, align 16
   ret void
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -208,3 +208,4 @@ define void @clear(i8* %dst, i8* %src) {
 ; CHECK-DAG: [[INLOOP]] = !{!"in-loop"}
 
 declare void @llvm.memcpy.p0i8.p0i8.i64(i8*, i8*, i64, i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

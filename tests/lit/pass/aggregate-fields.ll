@@ -78,3 +78,4 @@ define void @two_reads(%desc %d) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

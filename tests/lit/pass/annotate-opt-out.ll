@@ -51,3 +51,4 @@ entry:
 ; AUDIT-NEXT: summary total=4 unchecked=2 guarded=0 checked=0 implied=0 unsupported=0 suppressed=2 type=0
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -74,3 +74,4 @@ define void @others(i8* %a) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -44,3 +44,4 @@ define void @dynamic(i8* %p, i64 %off) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -64,3 +64,4 @@ declare void @llvm.assume(i1)
 ; RECOVER: declare void @__alignguard_report({{i8\*|ptr}}, i64, i64, i64) [[RHOOK:#[0-9]+]]
 ; RECOVER: attributes [[RHOOK]] = { cold }
 ; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

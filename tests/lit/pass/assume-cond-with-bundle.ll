@@ -15,3 +15,4 @@ define void @cond_and_bundle(i8* %p, i1 %c) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

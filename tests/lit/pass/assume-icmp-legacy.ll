@@ -105,3 +105,4 @@ define void @all_ones(i8* %p) {
   call void @llvm.assume(i1 %c)
   ret void
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

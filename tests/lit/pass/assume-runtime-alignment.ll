@@ -47,3 +47,4 @@ define void @wide(i8* %p, i128 %a) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

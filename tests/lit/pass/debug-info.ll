@@ -64,3 +64,4 @@ declare void @llvm.dbg.value(metadata, metadata, metadata)
 !22 = distinct !DISubprogram(name: "as_aligned", scope: !21, file: !21, line: 19, type: !6, scopeLine: 19, spFlags: DISPFlagDefinition, unit: !0)
 !23 = !DILocation(line: 20, column: 10, scope: !22, inlinedAt: !24)
 !24 = !DILocation(line: 9, column: 5, scope: !20)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -53,3 +53,4 @@ entry:
 
 declare void @llvm.localescape(...)
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

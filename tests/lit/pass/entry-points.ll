@@ -48,3 +48,4 @@ define void @optout(i8* align 64 %p) "alignguard-entry" "no-align-guard" {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -164,3 +164,4 @@ declare void @llvm.assume(i1)
 declare void @llvm.memset.p0i8.i64(i8*, i8, i64, i1)
 declare <4 x float> @llvm.masked.load.v4f32.p0v4f32(<4 x float>*, i32, <4 x i1>, <4 x float>)
 declare void @llvm.masked.store.v4f32.p0v4f32(<4 x float>, <4 x float>*, i32, <4 x i1>)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -24,3 +24,4 @@ define ptx_kernel void @saxpy(float addrspace(1)* align 16 %x, float* %y) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -15,3 +15,4 @@ define i32 @__alignguard_report_abort(i32 %x) {
 define void @k(i8* align 16 %p) {
   ret void
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -16,3 +16,4 @@ define void @once(i8* align 64 %a, i8* %b) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -116,3 +116,4 @@ exit:
 
 ; ABORT-DAG: ![[NOTE]] = !{!"load-metadata"}
 ; ABORT-DAG: ![[HOISTED]] = !{!"hoisted"}
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -47,3 +47,4 @@ define void @kernel(i64* %natural, <2 x i64>* %natural.v, <4 x i32>* %v, i64* %w
   %d = load i64, i64* %w, align 16
   ret void
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -43,3 +43,4 @@ define i32 @outer(i8* %p, i64 %n) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -54,3 +54,4 @@ define void @mixed(i8* %p, i8* %q) {
   call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 0), "align"(i8* %q, i64 16), "nonnull"(i8* %q) ]
   ret void
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

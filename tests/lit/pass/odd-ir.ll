@@ -52,3 +52,4 @@ define void @naked(i8* align 16 %p) naked {
   call void asm sideeffect "ret", ""()
   unreachable
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -73,3 +73,4 @@ define void @lanes(<2 x i8*> align 16 %v) {
 
 ; The guarded assume remembers it was a parameter attribute (for the audit).
 ; ABORT: [[ORIGIN]] = !{!"param-attr"}
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

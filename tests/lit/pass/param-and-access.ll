@@ -119,3 +119,4 @@ body:
 exit:
   ret void
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

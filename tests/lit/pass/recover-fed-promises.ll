@@ -119,3 +119,4 @@ define internal void @vector_callee(float* align 32 %c) {
 }
 
 !0 = !{i64 32}
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

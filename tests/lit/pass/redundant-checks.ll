@@ -101,3 +101,4 @@ exit:
 }
 
 declare void @llvm.memcpy.p0i8.p0i8.i64(i8*, i8*, i64, i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -38,3 +38,4 @@ define i32 @caller(ptr %p) {
   %r = select i1 %is.n, i32 1, i32 0
   ret i32 %r
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

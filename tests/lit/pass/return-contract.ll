@@ -75,3 +75,4 @@ define i32 @returned_caller(i8* %p) {
 !1 = !{i32 -30, i32 1}
 !2 = !{i32 -23, i32 -24}
 !3 = !{i32 -23, i32 -22}
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -45,3 +45,4 @@ define void @constant(i64 %n) {
   call void @use(ptr %p)
   ret void
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -157,3 +157,4 @@ define align 16 i8* @own(i8* %p) {
 ; AUDIT: guarded {{ *}}return-attr {{ *}}invoked {{ *}}the pointer returned by 'get'
 ; AUDIT: guarded {{ *}}return-attr {{ *}}feeds
 ; AUDIT: unchecked {{ *}}return-attr {{ *}}library {{ *}}the pointer returned by 'aligned_alloc'
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

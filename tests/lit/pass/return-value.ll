@@ -51,3 +51,4 @@ define internal i32 @inner(float* %p) {
 ; FIT: warning: align-guard: in function 'k8': return cannot be used for the check of argument #0 'a': 300 does not fit its 8-bit return type; a violation there aborts
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -87,3 +87,4 @@ define void @_ZN8Particle4stepEf(i8* %this, i8* align 32 %self) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

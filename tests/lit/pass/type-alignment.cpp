@@ -105,3 +105,4 @@ extern "C" void kernel(float *dst, const float *src, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i)
     d[i] = src[i] * 2;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

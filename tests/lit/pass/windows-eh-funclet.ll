@@ -31,3 +31,4 @@ cleanup:
 done:
   ret void
 }
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

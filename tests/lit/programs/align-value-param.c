@@ -32,3 +32,4 @@ int main(int argc, char **argv) {
   // MIS-NOT: y[10]
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

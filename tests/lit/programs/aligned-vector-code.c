@@ -41,3 +41,4 @@ void vadd_param(afloat_ptr restrict a, afloat_ptr restrict b,
   for (int i = 0; i < n; ++i)
     a[i] = b[i] + c[i];
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

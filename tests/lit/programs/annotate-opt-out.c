@@ -47,3 +47,4 @@ int main(int argc, char **argv) {
   printf("checked_site: %g\n", checked_site(p));
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

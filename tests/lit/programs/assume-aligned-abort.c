@@ -37,3 +37,4 @@ int main(int argc, char **argv) {
   // MIS-NOT: dot =
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

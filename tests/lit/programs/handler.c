@@ -46,3 +46,4 @@ int main(int argc, char **argv) {
 // MIS-NOT: filled
 // QUIET-NOT: alignguard:
 // LOG: alignguard: fill: argument #0 'p' = 0x{{[0-9a-f]+}} is 4-byte aligned, not 16-byte aligned (4 bytes past a boundary)
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

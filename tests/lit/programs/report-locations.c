@@ -53,3 +53,4 @@ int main(int argc, char **argv) {
   printf("buf[10] = %.0f\n", buf[10]);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

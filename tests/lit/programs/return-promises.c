@@ -43,3 +43,4 @@ int main(int argc, char **argv) {
   printf("low bits %lu\n", bits);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -90,3 +90,4 @@ entry:
 declare i32 @puts(ptr)
 declare i32 @atoi(ptr)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -26,3 +26,4 @@ int main(int argc, char **argv) {
   printf("sum = %.0f\n", sum(buf + offset, 100));
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

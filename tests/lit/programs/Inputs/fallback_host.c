@@ -58,3 +58,4 @@ int main(void) {
   printf("fallbacks %llu\n", (unsigned long long)alignguard_fallback_count());
   return bad != 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -45,3 +45,4 @@ void K(blur3x3)(float *out, const float *in, size_t w, size_t h,
       O[y * stride + x] = s;
     }
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -10,3 +10,4 @@ void saxpy(float a, const float *x, float *y, size_t n) {
   for (size_t i = 0; i < n; ++i)
     Y[i] = a * X[i] + Y[i];
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

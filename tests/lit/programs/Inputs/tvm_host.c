@@ -100,3 +100,4 @@ int main(void) {
          (unsigned long long)alignguard_violation_count(), failures);
   return failures != 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -63,3 +63,4 @@ int32_t fused_scale_add(void *args, int32_t *type_codes, int32_t num_args,
   float *out = __builtin_assume_aligned(Out->data, 64);
   return fused_scale_add_compute_(out, a, b, n);
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

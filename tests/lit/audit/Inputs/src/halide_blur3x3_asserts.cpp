@@ -45,3 +45,4 @@ int main(int argc, char **argv) {
   blur_y.compile_to_llvm_assembly(argv[1], {input}, "blur3x3", t);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

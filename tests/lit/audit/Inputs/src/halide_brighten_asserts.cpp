@@ -36,3 +36,4 @@ int main(int argc, char **argv) {
   brighten.compile_to_llvm_assembly(argv[1], {input}, "brighten", t);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

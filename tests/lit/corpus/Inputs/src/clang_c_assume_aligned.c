@@ -37,3 +37,4 @@ float first_of_slot(float *base, size_t i) {
   float *s = pool_slot(base, i);
   return s[0];
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -30,3 +30,4 @@ __global__ void fill(f32_a32 out, float v) { out[tid()] = v; }
 // The same parameter on a device function: its callers are device code the
 // compiler sees, so it is no entry point and its attribute is left alone.
 __device__ void fill_one(f32_a32 out, float v) { out[0] = v; }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -27,3 +27,4 @@ struct Particle {
 
 // An out-of-line member: `this` is `align 16`.
 void Particle::step(float dt) { pos += dt * vel; }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

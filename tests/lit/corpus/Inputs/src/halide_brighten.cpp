@@ -28,3 +28,4 @@ int main(int argc, char **argv) {
   brighten.compile_to_llvm_assembly(argv[1], {input, offset}, "brighten", t);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -18,3 +18,4 @@ __global__ void axpy_align_value(aligned_float_ptr y, aligned_float_ptr x,
   unsigned i = tid();
   y[i] += a * x[i];
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -13,3 +13,4 @@ extern "C" void hwy_add(float *HWY_RESTRICT out, const float *HWY_RESTRICT in,
   for (size_t x = 0; x < n; x += hn::Lanes(d))
     hn::Store(hn::Add(hn::Load(d, i + x), hn::Load(d, o + x)), d, o + x);
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

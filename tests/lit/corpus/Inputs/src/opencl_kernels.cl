@@ -12,3 +12,4 @@ __kernel void scale_rows(__global float *m, float s, int stride) {
   size_t i = get_global_id(0);
   m[i * stride] *= s;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

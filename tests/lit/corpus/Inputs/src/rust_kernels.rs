@@ -43,3 +43,4 @@ pub fn rs_accumulate(acc: &mut f32, xs: &[f32]) {
 pub extern "C" fn rs_is_aligned(p: *const f32) -> bool {
     p.is_aligned()
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

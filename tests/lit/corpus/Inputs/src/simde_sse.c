@@ -9,3 +9,4 @@ void simde_add4(float *y, const float *x) {
   simde__m128 vy = simde_mm_load_ps(y);
   simde_mm_store_ps(y, simde_mm_add_ps(vy, vx));
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

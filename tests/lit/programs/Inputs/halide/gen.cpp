@@ -82,3 +82,4 @@ int main(int argc, char **argv) {
   std::fprintf(stderr, "%s: unknown pipeline '%s'\n", argv[0], argv[1]);
   return 2;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -135,3 +135,4 @@ int main(int argc, char **argv) {
   fprintf(stderr, "%s: unknown pipeline '%s'\n", argv[0], argv[1]);
   return 2;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -39,3 +39,4 @@ extern "C" float hwy_dot(const float *HWY_RESTRICT x, const float *HWY_RESTRICT 
   }
   return hn::GetLane(hn::SumOfLanes(d, hn::Add(s0, s1)));
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -51,3 +51,4 @@ void avx512_muladd(float *out, const float *x, const float *y, float a,
                                              _mm512_load_ps(y + i)));
 }
 #endif
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -36,3 +36,4 @@ extern "C" float xs_dot(const float *x, const float *y, size_t n) {
   }
   return xsimd::hadd(s0 + s1);
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -96,3 +96,4 @@ int main(int argc, char **argv) {
   fflush(stdout);
   return rc;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -18,3 +18,4 @@ fn main() {
     println!("cargo:rerun-if-env-changed=ALIGNGUARD_KERNEL_LIB");
     println!("cargo:rerun-if-changed={}", lib);
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

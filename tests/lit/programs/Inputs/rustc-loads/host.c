@@ -14,3 +14,4 @@ int main(int argc, char **argv) {
   printf("block_sum %g\n", block_sum(&p));
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

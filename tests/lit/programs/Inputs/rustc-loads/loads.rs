@@ -14,3 +14,4 @@ pub extern "C" fn block_sum(x: &&Block) -> f32 {
 pub extern "C" fn row_first(x: &&[f32; 16]) -> f32 {
     (*x)[0]
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

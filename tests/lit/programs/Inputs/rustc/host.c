@@ -29,3 +29,4 @@ int main(int argc, char **argv) {
          (unsigned long long)alignguard_violation_count());
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

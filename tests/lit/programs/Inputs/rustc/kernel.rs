@@ -15,3 +15,4 @@ pub extern "C" fn rs_scale(b: &mut [Block; 16], k: f32) -> i32 {
     }
     0
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

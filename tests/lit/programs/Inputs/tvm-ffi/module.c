@@ -89,3 +89,4 @@ int main(int argc, char **argv) {
   printf("caller: rc %d, %s\n", rc, wrong ? "WRONG numbers" : "numbers right");
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -20,3 +20,4 @@ int main(void) {
     read_holder(&h);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -13,3 +13,4 @@ int main(void) {
     hand_back(p + 1);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -17,3 +17,4 @@ int main(void) {
     hand_back(p + 1, 0x8000);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -20,3 +20,4 @@ int main(void) {
     hand_back(p + 1, wanted);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -16,3 +16,4 @@ int main(void) {
     hand_back(p + 2);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -11,3 +11,4 @@ int main(void) {
     __builtin_assume_aligned(p + 1, 0x8000);
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -17,3 +17,4 @@ int main(void) {
   (void)t;
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

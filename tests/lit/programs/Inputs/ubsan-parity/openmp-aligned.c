@@ -16,3 +16,4 @@ int main(void) {
   }
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

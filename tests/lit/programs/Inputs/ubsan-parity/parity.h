@@ -27,3 +27,4 @@ static inline char *parity_base(void) {
 }
 
 #endif
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -60,3 +60,4 @@ fn main() {
     );
     std::process::exit(if ok { 0 } else { 1 });
 }
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
