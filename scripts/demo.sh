@@ -10,11 +10,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-14}
+echo "demo.sh: installing what is missing for LLVM $n (scripts/setup.sh)" >&2
 scripts/setup.sh "$n"
 build="build-$n"
+echo "demo.sh: building the plugin and the runtime in $build" \
+  "(the first build takes a few minutes)" >&2
 cmake -S . -B "$build" -DLLVM_DIR="/usr/lib/llvm-$n/lib/cmake/llvm" >/dev/null
+# Progress, one line per step, on stderr; the demo's own output stays clean.
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
-  --target AlignGuard alignguard_rt >/dev/null
+  --target AlignGuard alignguard_rt |
+  { grep --line-buffered -E '^\[ *[0-9]+%\]' || true; } | sed 's/^/demo.sh: /' >&2
 
 out="$build/demo"
 mkdir -p "$out"
