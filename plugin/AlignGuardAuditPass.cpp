@@ -267,17 +267,8 @@ Verdict Auditor::classify(const AlignmentPromise &A) {
 }
 
 AuditFinding Auditor::describe(const AlignmentPromise &A, const Verdict &V) {
-  PromiseDescription D = describePromise(A, namerFor(*A.F));
   AuditFinding Out;
-  Out.Function = D.Function;
-  Out.Kind = promiseKindName(D.Kind).str();
-  Out.Subject = D.Subject;
-  Out.Argument = D.Argument;
-  Out.Alignment = D.Alignment;
-  Out.Offset = D.Offset;
-  Out.File = D.File;
-  Out.Line = D.Line;
-  Out.Column = D.Column;
+  Out.Promise = describePromise(A, namerFor(*A.F));
   Out.Status = V.Status;
   Out.Reason = V.Reason;
   // What align-guard recorded on the promise: an access check's placement,
@@ -363,8 +354,9 @@ void Auditor::remark(const AlignmentPromise &A, const AuditFinding &F) {
   std::string Name = auditStatusName(F.Status).str();
   Name[0] = toupper(Name[0]);
   auto Fill = [&](auto R) {
-    R << F.Kind << " on " << F.Subject << " ("
-      << (F.Alignment ? std::to_string(*F.Alignment) : std::string("run-time"))
+    R << promiseKindName(F.Promise.Kind) << " on " << F.Promise.Subject << " ("
+      << (F.Promise.Alignment ? std::to_string(*F.Promise.Alignment)
+                              : std::string("run-time"))
       << "-byte): " << auditStatusName(F.Status);
     if (!F.Reason.empty())
       R << ": " << F.Reason;

@@ -11,6 +11,11 @@ using namespace llvm;
 
 namespace alignguard {
 
+/// The finding's kind as the docs, JSON and SARIF spell it.
+static std::string kindName(const AuditFinding &F) {
+  return promiseKindName(F.Promise.Kind).str();
+}
+
 StringRef auditStatusName(AuditStatus Status) {
   switch (Status) {
   case AuditStatus::Guarded:
@@ -66,22 +71,23 @@ AuditSummary AuditReport::summary() const {
 }
 
 static std::string location(const AuditFinding &F) {
-  if (F.File.empty())
+  if (F.Promise.File.empty())
     return "-";
-  std::string S = F.File;
-  if (F.Line)
-    S += ":" + std::to_string(F.Line);
-  if (F.Line && F.Column)
-    S += ":" + std::to_string(F.Column);
+  std::string S = F.Promise.File;
+  if (F.Promise.Line)
+    S += ":" + std::to_string(F.Promise.Line);
+  if (F.Promise.Line && F.Promise.Column)
+    S += ":" + std::to_string(F.Promise.Column);
   return S;
 }
 
 static std::string alignmentText(const AuditFinding &F) {
-  std::string S = F.Alignment ? std::to_string(*F.Alignment) : "run-time";
-  if (!F.Offset)
+  std::string S =
+      F.Promise.Alignment ? std::to_string(*F.Promise.Alignment) : "run-time";
+  if (!F.Promise.Offset)
     S += " (offset at run time)";
-  else if (*F.Offset)
-    S += " (offset " + std::to_string(*F.Offset) + ")";
+  else if (*F.Promise.Offset)
+    S += " (offset " + std::to_string(*F.Promise.Offset) + ")";
   return S;
 }
 
@@ -108,8 +114,9 @@ void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
   for (const AuditFinding &F : R.Findings)
     if (All || isListedByDefault(F.Status))
       Rows.push_back(
-          {auditStatusName(F.Status).str(), F.Kind, cell(F.Function),
-           cell(F.Subject), alignmentText(F), cell(location(F)),
+          {auditStatusName(F.Status).str(), kindName(F),
+           cell(F.Promise.Function), cell(F.Promise.Subject), alignmentText(F),
+           cell(location(F)),
            F.Reason.empty() && F.Placement.empty()
                ? "-"
                : cell(F.Placement.empty() ? F.Reason
@@ -160,18 +167,19 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
         if (!All && !isListedByDefault(F.Status))
           continue;
         J.object([&] {
-          J.attribute("function", F.Function);
-          J.attribute("kind", F.Kind);
-          J.attribute("subject", F.Subject);
-          J.attribute("argument", optional(F.Argument));
-          J.attribute("alignment", optional(F.Alignment));
-          J.attribute("offset", optional(F.Offset));
-          J.attribute("file", orNull(F.File));
-          J.attribute("line", F.File.empty() || !F.Line ? json::Value(nullptr)
-                                                        : json::Value(F.Line));
-          J.attribute("column", F.File.empty() || !F.Column
+          J.attribute("function", F.Promise.Function);
+          J.attribute("kind", kindName(F));
+          J.attribute("subject", F.Promise.Subject);
+          J.attribute("argument", optional(F.Promise.Argument));
+          J.attribute("alignment", optional(F.Promise.Alignment));
+          J.attribute("offset", optional(F.Promise.Offset));
+          J.attribute("file", orNull(F.Promise.File));
+          J.attribute("line", F.Promise.File.empty() || !F.Promise.Line
+                                  ? json::Value(nullptr)
+                                  : json::Value(F.Promise.Line));
+          J.attribute("column", F.Promise.File.empty() || !F.Promise.Column
                                     ? json::Value(nullptr)
-                                    : json::Value(F.Column));
+                                    : json::Value(F.Promise.Column));
           J.attribute("status", auditStatusName(F.Status));
           J.attribute("reason", orNull(F.Reason));
           J.attribute("placement", orNull(F.Placement));
@@ -208,13 +216,14 @@ static constexpr const char *UnsupportedRule =
 static constexpr const char *VerifiedRule = "alignguard/verified-assumption";
 
 static std::string sarifMessage(const AuditFinding &F) {
-  std::string M = F.Kind + " in '" + F.Function + "': " + F.Subject +
-                  " is promised to be " +
-                  (F.Alignment ? std::to_string(*F.Alignment) + "-byte"
-                               : std::string("run-time")) +
-                  " aligned";
-  if (F.Offset && *F.Offset)
-    M += " at offset " + std::to_string(*F.Offset);
+  std::string M =
+      kindName(F) + " in '" + F.Promise.Function + "': " + F.Promise.Subject +
+      " is promised to be " +
+      (F.Promise.Alignment ? std::to_string(*F.Promise.Alignment) + "-byte"
+                           : std::string("run-time")) +
+      " aligned";
+  if (F.Promise.Offset && *F.Promise.Offset)
+    M += " at offset " + std::to_string(*F.Promise.Offset);
   M += "; " + auditStatusName(F.Status).str();
   if (!F.Reason.empty())
     M += ": " + F.Reason;
@@ -236,18 +245,18 @@ void writeAuditSARIF(raw_ostream &OS, const AuditReport &R, bool All) {
                              : VerifiedRule;
     if (RuleId == VerifiedRule && !All)
       continue;
-    json::Object Location{
-        {"logicalLocations", json::Array{json::Object{{"name", F.Function},
-                                                      {"kind", "function"}}}}};
-    if (!F.File.empty()) {
+    json::Object Location{{"logicalLocations", json::Array{json::Object{
+                                                   {"name", F.Promise.Function},
+                                                   {"kind", "function"}}}}};
+    if (!F.Promise.File.empty()) {
       json::Object Region;
-      if (F.Line)
-        Region["startLine"] = F.Line;
-      if (F.Line && F.Column)
-        Region["startColumn"] = F.Column;
+      if (F.Promise.Line)
+        Region["startLine"] = F.Promise.Line;
+      if (F.Promise.Line && F.Promise.Column)
+        Region["startColumn"] = F.Promise.Column;
       json::Object Physical{
-          {"artifactLocation", json::Object{{"uri", F.File}}}};
-      if (F.Line)
+          {"artifactLocation", json::Object{{"uri", F.Promise.File}}}};
+      if (F.Promise.Line)
         Physical["region"] = std::move(Region);
       Location["physicalLocation"] = std::move(Physical);
     }

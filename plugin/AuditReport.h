@@ -13,6 +13,8 @@
 #ifndef ALIGNGUARD_AUDITREPORT_H
 #define ALIGNGUARD_AUDITREPORT_H
 
+#include "PromiseDescription.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -61,14 +63,9 @@ struct PlannedAction {
 };
 
 struct AuditFinding {
-  std::string Function;
-  std::string Kind; ///< promiseKindName
-  std::string Subject;
-  std::optional<unsigned> Argument;  ///< when the subject is a parameter
-  std::optional<uint64_t> Alignment; ///< none when only known at run time
-  std::optional<int64_t> Offset;     ///< none when only known at run time
-  std::string File;                  ///< empty without debug info
-  unsigned Line = 0, Column = 0;
+  /// What the promise is (PromiseDescription.h: the one description the
+  /// guard's reports use too).
+  PromiseDescription Promise;
   AuditStatus Status = AuditStatus::Unchecked;
   std::string Reason; ///< empty: null
   /// For an access that align-guard<accesses> checks: `hoisted` (before
