@@ -30,6 +30,9 @@ config.substitutions.append(("%opt", opt))
 clang_flags = "-fpass-plugin=%s -I%s" % (config.plugin, config.runtime_include)
 config.substitutions.append(("%clang-ag", "%s %s" % (config.clang, clang_flags)))
 config.substitutions.append(("%clang", config.clang))
+# The example JIT host (examples/jit-host) and its sources.
+config.substitutions.append(("%jit-host", config.jit_host))
+config.substitutions.append(("%examples", os.path.join(config.project_source, "examples")))
 # Longer names first: lit substitutes in this order.
 config.substitutions.append(("%rt-include", config.runtime_include))
 config.substitutions.append(("%rt", config.runtime_lib))
