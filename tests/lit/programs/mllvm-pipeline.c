@@ -15,6 +15,8 @@
 // RUN:   -mllvm -alignguard-pipeline= | FileCheck %s --check-prefix=NONE
 // RUN: not %clang-ag -O1 -S -emit-llvm %s -o /dev/null \
 // RUN:   -mllvm -alignguard-pipeline='align-guard<trapp>' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not %clang-ag -O1 -S -emit-llvm %s -o /dev/null \
+// RUN:   -mllvm -alignguard-pipeline='align-gaurd' 2>&1 | FileCheck %s --check-prefix=BAD-NAME
 //
 // The wrapper passes its flags the same way on 22.
 // RUN: env ALIGNGUARD_PLUGIN=%plugin ALIGNGUARD_PIPELINE='align-guard<recover>' \
@@ -27,7 +29,8 @@
 // RECOVER: call void @__alignguard_report(
 // NONE-LABEL: define {{.*}}@first(
 // NONE-NOT: alignguard
-// BAD: error: -alignguard-pipeline='align-guard<trapp>': invalid align-guard pass parameter 'trapp'
+// BAD: error: invalid align-guard pass parameter 'trapp'
+// BAD-NAME: error: -alignguard-pipeline='align-gaurd': unknown pass name 'align-gaurd'
 float first(float *v) {
   float *V = __builtin_assume_aligned(v, 32);
   return V[0];
