@@ -80,12 +80,13 @@ void addPass(ModulePassManager &MPM, Expected<OptionsT> Opts) {
     MPM.addPass(PassT(std::move(*Opts)));
 }
 
-/// True while the text of $ALIGNGUARD_PIPELINE is parsed. A text that itself
-/// builds a default pipeline would call back into the extension points forever:
-/// they do nothing then.
+/// True while the configured pipeline (-alignguard-pipeline or
+/// $ALIGNGUARD_PIPELINE) is parsed. A text that itself builds a default
+/// pipeline would call back into the extension points forever: they do
+/// nothing then.
 thread_local bool ParsingEnv = false;
 
-/// An `align-guard<accesses>` of $ALIGNGUARD_PIPELINE runs again after the
+/// An `align-guard<accesses>` of the configured pipeline runs again after the
 /// inliners, for the accesses only; one that is accesses-only already runs
 /// once, as written.
 bool runsAfterInlining(const AlignGuardOptions &Opts) {
