@@ -71,6 +71,14 @@
 #define ALIGNGUARD_HOST_H "llvm/Support/Host.h"
 #endif
 
+// The LLVM major the plugin was built for, as text the wrappers and the
+// driver find in the plugin file (scripts/alignguard-clang reads it to check
+// the plugin against the clang or opt it is about to run).
+#define ALIGNGUARD_STRINGIFY_(X) #X
+#define ALIGNGUARD_STRINGIFY(X) ALIGNGUARD_STRINGIFY_(X)
+#define ALIGNGUARD_LLVM_MAJOR_TAG                                              \
+  "alignguard-plugin-llvm-major=" ALIGNGUARD_STRINGIFY(LLVM_VERSION_MAJOR)
+
 namespace alignguard {
 namespace compat {
 

@@ -4,10 +4,14 @@
 // The one place where AlignGuard meets LLVM's pass manager:
 //   - `align-guard<...>` in any -passes= pipeline (opt);
 //   - at the pipeline-start extension point, at every -O level including
-//     -O0, the pipeline in $ALIGNGUARD_PIPELINE (default `align-guard`), so
-//     `clang -fpass-plugin=AlignGuard.so` instruments before anything can
-//     use or drop an assumption. Plugin cl::opts do not reach plugins from
-//     clang before LLVM 22; the environment variable works on every version.
+//     -O0, the pipeline in -alignguard-pipeline=TEXT (a plugin cl::opt:
+//     `clang -mllvm` on LLVM 22, `opt` on 15+), else in $ALIGNGUARD_PIPELINE,
+//     else `align-guard`, so `clang -fpass-plugin=AlignGuard.so` instruments
+//     before anything can use or drop an assumption. The command line wins
+//     over the environment. Plugin cl::opts do not reach plugins from clang
+//     before LLVM 22 (`-mllvm` fails there as an unknown argument); the
+//     environment variable works on every version, and the wrappers
+//     (scripts/alignguard-clang) carry their flags to it.
 //   - after the inliners (Compat.h, registerAfterInliningEPCallback),
 //     every `align-guard<accesses>` of that pipeline once more as
 //     `align-guard<...;accesses-only>`: the aligned accesses of always-inline
@@ -17,6 +21,8 @@
 //
 //   opt -load-pass-plugin=AlignGuard.so -passes='align-guard<recover>' in.ll
 //   ALIGNGUARD_PIPELINE='align-guard<trap>' clang -O2 -fpass-plugin=... k.c
+//   clang-22 -O2 -fpass-plugin=... -mllvm
+//   -alignguard-pipeline='align-guard<trap>'
 //
 //===----------------------------------------------------------------------===//
 #include "AlignGuardAuditPass.h"
@@ -26,6 +32,7 @@
 #include "Options.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include ALIGNGUARD_PASS_PLUGIN_H
 
 #include <cstdlib>
@@ -33,7 +40,20 @@
 using namespace llvm;
 using namespace alignguard;
 
+/// Which LLVM this plugin is for, kept in the file for the wrappers and the
+/// driver to read (they check it against the clang or opt they run).
+extern "C" LLVM_ATTRIBUTE_USED const char AlignGuardLLVMMajorTag[] =
+    ALIGNGUARD_LLVM_MAJOR_TAG;
+
 namespace {
+
+/// The pipeline on the command line. Seen by `opt` 15+ and by `clang -mllvm`
+/// from LLVM 22; before, those parse their options before the plugin loads.
+cl::opt<std::string>
+    PipelineOpt("alignguard-pipeline",
+                cl::desc("AlignGuard's pipeline at pipeline start (wins over "
+                         "$ALIGNGUARD_PIPELINE); empty: none"),
+                cl::value_desc("pipeline"));
 
 /// Stands in for a pass whose parameters or pipeline text were bad: it fails
 /// the run with one error diagnostic (opt and clang print it and exit
@@ -60,12 +80,13 @@ void addPass(ModulePassManager &MPM, Expected<OptionsT> Opts) {
     MPM.addPass(PassT(std::move(*Opts)));
 }
 
-/// True while the text of $ALIGNGUARD_PIPELINE is parsed. A text that itself
-/// builds a default pipeline would call back into the extension points forever:
-/// they do nothing then.
+/// True while the configured pipeline (-alignguard-pipeline or
+/// $ALIGNGUARD_PIPELINE) is parsed. A text that itself builds a default
+/// pipeline would call back into the extension points forever: they do
+/// nothing then.
 thread_local bool ParsingEnv = false;
 
-/// An `align-guard<accesses>` of $ALIGNGUARD_PIPELINE runs again after the
+/// An `align-guard<accesses>` of the configured pipeline runs again after the
 /// inliners, for the accesses only; one that is accesses-only already runs
 /// once, as written.
 bool runsAfterInlining(const AlignGuardOptions &Opts) {
@@ -88,22 +109,25 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM) {
 constexpr const char *PipelineEnvVar = "ALIGNGUARD_PIPELINE";
 constexpr const char *DefaultPipeline = "align-guard";
 
-/// The text of $ALIGNGUARD_PIPELINE, or the default when it is unset.
-std::string envPipeline() {
+/// The pipeline to run and where it came from: -alignguard-pipeline when
+/// given (the command line wins), else $ALIGNGUARD_PIPELINE, else the default.
+std::pair<std::string, std::string> configuredPipeline() {
+  if (PipelineOpt.getNumOccurrences())
+    return {PipelineOpt, "-alignguard-pipeline"};
   const char *Env = std::getenv(PipelineEnvVar);
-  return Env ? Env : DefaultPipeline;
+  return {Env ? Env : DefaultPipeline, PipelineEnvVar};
 }
 
-/// At pipeline start: $ALIGNGUARD_PIPELINE.
+/// At pipeline start: the configured pipeline.
 void addAtPipelineStart(PassBuilder &PB, ModulePassManager &MPM) {
-  std::string Text = envPipeline();
+  auto [Text, Source] = configuredPipeline();
   if (ParsingEnv || Text.empty())
     return; // ALIGNGUARD_PIPELINE= (set, empty) turns the hooks off
   ParsingEnv = true;
   Error Err = PB.parsePassPipeline(MPM, Text);
   ParsingEnv = false;
   if (Err)
-    MPM.addPass(ReportErrorPass(std::string(PipelineEnvVar) + "='" + Text +
+    MPM.addPass(ReportErrorPass(Source + "='" + Text +
                                 "': " + toString(std::move(Err))));
 }
 
@@ -133,10 +157,10 @@ std::vector<AlignGuardOptions> accessParts(StringRef Text) {
   return Parts;
 }
 
-/// After the inliners: the `align-guard<accesses>` passes of
-/// $ALIGNGUARD_PIPELINE, for the accesses only.
+/// After the inliners: the `align-guard<accesses>` passes of the configured
+/// pipeline, for the accesses only.
 void addAfterInlining(ModulePassManager &MPM) {
-  std::string Text = envPipeline();
+  std::string Text = configuredPipeline().first;
   if (ParsingEnv)
     return;
   for (AlignGuardOptions &Opts : accessParts(Text))

@@ -20,7 +20,9 @@ config.test_exec_root = os.path.join(config.project_build, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
 # A developer's ALIGNGUARD_* settings must not leak into the tests.
-for var in ("ALIGNGUARD_PIPELINE", "ALIGNGUARD_OPTIONS"):
+for var in ("ALIGNGUARD_PIPELINE", "ALIGNGUARD_OPTIONS", "ALIGNGUARD",
+            "ALIGNGUARD_PLUGIN", "ALIGNGUARD_LLVM", "ALIGNGUARD_CLANG",
+            "ALIGNGUARD_RUNTIME", "CCACHE_DIR"):
     config.environment.pop(var, None)
 
 opt = os.path.join(config.llvm_bin, "opt")
@@ -38,6 +40,12 @@ config.substitutions.append(("%rt-include", config.runtime_include))
 config.substitutions.append(("%rt", config.runtime_lib))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%tools", os.path.join(config.project_source, "tests", "tools")))
+# The compiler wrappers, run as a build runs them (their own #! line), before
+# %alignguard, which would otherwise match their names' start.
+config.substitutions.append(("%alignguard-cxx", os.path.join(
+    config.project_source, "scripts", "alignguard-clang++")))
+config.substitutions.append(("%alignguard-clang", os.path.join(
+    config.project_source, "scripts", "alignguard-clang")))
 config.substitutions.append(("%alignguard", "%s %s" % (
     config.python, os.path.join(config.project_source, "scripts", "alignguard"))))
 
@@ -92,6 +100,14 @@ if os.path.exists(mlir_opt) and os.path.exists(os.path.join(config.llvm_bin, "ml
 config.substitutions.append(("%llvm-ar", os.path.join(config.llvm_bin, "llvm-ar")))
 
 config.available_features.add("llvm-%d" % config.llvm_version_major)
+config.substitutions.append(("%llvm-major", str(config.llvm_version_major)))
+# make, for the wrapper's make project; ccache (Debian's ccache), for the
+# test that changing the wrapper's action changes the cached object. Without
+# them lit reports those tests UNSUPPORTED.
+if shutil.which("make", path=config.environment["PATH"]):
+    config.available_features.add("make")
+if shutil.which("ccache", path=config.environment["PATH"]):
+    config.available_features.add("ccache")
 # The Rust host test needs cargo (it builds offline, with no dependencies);
 # without it lit reports the test UNSUPPORTED, never passed.
 if shutil.which("cargo", path=config.environment["PATH"]):

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// LLVM 22's clang passes -mllvm options to -fpass-plugin plugins: the
+// pipeline on the command line (-mllvm -alignguard-pipeline=...) is used,
+// and wins over $ALIGNGUARD_PIPELINE; empty runs nothing; a bad one fails
+// the compile naming the option. (Before 22 clang rejects the option as
+// unknown: the wrappers set $ALIGNGUARD_PIPELINE there.)
+// REQUIRES: llvm-at-least-22
+// RUN: %clang-ag -O1 -S -emit-llvm %s -o - \
+// RUN:   -mllvm -alignguard-pipeline='align-guard<trap>' | FileCheck %s --check-prefix=TRAP
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag -O1 -S -emit-llvm %s -o - \
+// RUN:   -mllvm -alignguard-pipeline='align-guard<trap>' | FileCheck %s --check-prefix=TRAP
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag -O1 -S -emit-llvm %s -o - \
+// RUN:   | FileCheck %s --check-prefix=RECOVER
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag -O1 -S -emit-llvm %s -o - \
+// RUN:   -mllvm -alignguard-pipeline= | FileCheck %s --check-prefix=NONE
+// RUN: not %clang-ag -O1 -S -emit-llvm %s -o /dev/null \
+// RUN:   -mllvm -alignguard-pipeline='align-guard<trapp>' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not %clang-ag -O1 -S -emit-llvm %s -o /dev/null \
+// RUN:   -mllvm -alignguard-pipeline='align-gaurd' 2>&1 | FileCheck %s --check-prefix=BAD-NAME
+//
+// The wrapper passes its flags the same way on 22.
+// RUN: env ALIGNGUARD_PLUGIN=%plugin ALIGNGUARD_PIPELINE='align-guard<recover>' \
+// RUN:   %alignguard-clang --alignguard=trap -O1 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TRAP
+
+// TRAP-LABEL: define {{.*}}@first(
+// TRAP: call void @llvm.trap()
+// TRAP-NOT: __alignguard_report
+// RECOVER-LABEL: define {{.*}}@first(
+// RECOVER: call void @__alignguard_report(
+// NONE-LABEL: define {{.*}}@first(
+// NONE-NOT: alignguard
+// BAD: error: invalid align-guard pass parameter 'trapp'
+// BAD-NAME: error: -alignguard-pipeline='align-gaurd': unknown pass name 'align-gaurd'
+float first(float *v) {
+  float *V = __builtin_assume_aligned(v, 32);
+  return V[0];
+}
