@@ -85,12 +85,12 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME libalignguard-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "python3")
 set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "pkg-config, cmake")
+# The summary line is CPACK_PACKAGE_DESCRIPTION_SUMMARY; these are the bodies.
 set(CPACK_COMPONENT_DEV_DESCRIPTION
-  "AlignGuard runtime, headers, CMake package and pkg-config file
- The C runtime (libalignguard_rt.a) that code instrumented by AlignGuard
- links, its headers, find_package(AlignGuard) with alignguard_instrument(),
- alignguard.pc, and the alignguard driver. The plugin for LLVM N is in
- alignguard-llvmN.")
+  "The C runtime (libalignguard_rt.a) that code instrumented by AlignGuard
+links, its headers, find_package(AlignGuard) with alignguard_instrument(),
+alignguard.pc and the alignguard driver. The plugin of LLVM N is in
+alignguard-llvmN.")
 
 string(TOUPPER "${ALIGNGUARD_LLVM_COMPONENT}" _ag_comp)
 set(CPACK_DEBIAN_${_ag_comp}_PACKAGE_NAME alignguard-llvm${ALIGNGUARD_MAJOR})
@@ -99,8 +99,8 @@ set(CPACK_DEBIAN_${_ag_comp}_PACKAGE_DEPENDS
 # opt, for the alignguard driver (clang builds need only clang).
 set(CPACK_DEBIAN_${_ag_comp}_PACKAGE_RECOMMENDS "llvm-${ALIGNGUARD_MAJOR}")
 set(CPACK_COMPONENT_${_ag_comp}_DESCRIPTION
-  "AlignGuard pass plugin for LLVM ${ALIGNGUARD_MAJOR}
- The AlignGuard pass plugin for clang-${ALIGNGUARD_MAJOR} and opt
- (lib/alignguard/llvm-${ALIGNGUARD_MAJOR}/AlignGuard.so): it turns the
- alignment promises of a kernel into checks at run time.")
+  "The AlignGuard pass plugin for clang-${ALIGNGUARD_MAJOR} and opt
+(/usr/lib/alignguard/llvm-${ALIGNGUARD_MAJOR}/AlignGuard.so) and its
+alignguard-llvm${ALIGNGUARD_MAJOR}.pc: it turns the alignment promises of a
+kernel into checks at run time.")
 include(CPack)

@@ -33,6 +33,15 @@ for n in "${majors[@]}"; do
   fi
 done
 
+# The builds of all majors installed into one prefix work side by side.
+if ((${#majors[@]} > 1 && ${#failed[@]} == 0)); then
+  echo "=== LLVM ${majors[*]} installed into one prefix ==="
+  builds=()
+  for n in "${majors[@]}"; do builds+=("build-$n"); done
+  tests/install/multi-major-test.sh "$PWD/build-install-multi" "${builds[@]}" ||
+    failed+=("${majors[*]} (installed together)")
+fi
+
 if ((${#failed[@]})); then
   echo "test.sh: failures with LLVM ${failed[*]}" >&2
   exit 1

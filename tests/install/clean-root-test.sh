@@ -48,4 +48,9 @@ in_root dpkg-query -W "alignguard-llvm$major" libalignguard-dev "clang-$major" "
 [[ ! -e "$root/agtest/src" ]] || fail "a source tree in the root"
 in_root /agtest/check-layout.sh /usr "$major"
 in_root /agtest/run-sample.sh /usr /agtest/work "/usr/lib/llvm-$major/bin/clang" "$major"
+cleanup
+# The root is about 1.7 GB: kept only when the test fails.
+if ! grep -q " $root/" /proc/mounts; then
+  rm -rf "$root"
+fi
 echo "clean-root-test: LLVM $major packages pass on a fresh Debian 12 root"
