@@ -4,7 +4,8 @@
 # the files under PREFIX only (no source or build tree of AlignGuard):
 #  - sample/ (CMake: find_package(AlignGuard), alignguard_instrument) with the
 #    Makefile and the Ninja generator: k recovers, k_abort aborts (134), the
-#    static library kernels traps (132, through the uninstrumented k_lib);
+#    static library kernels traps (132, through the uninstrumented k_lib),
+#    k_ignored's ignorelist leaves k_scale unchecked;
 #    changing k's ACTION rebuilds k; a major not installed is a clear error;
 #  - make-sample/ (pkg-config alignguard-llvmN): aborts (134);
 #  - PREFIX/bin/alignguard instrument (the installed driver finds the
@@ -60,6 +61,10 @@ for gen in "${generators[@]}"; do
   expect 134 "$report" "sum =" "$b/k_abort" 1
   expect 0 "$sum" "alignguard:" "$b/k_lib" 0
   expect 132 "" "sum =" "$b/k_lib" 1 # trap: SIGILL, no report
+  expect 0 "$sum" "alignguard:" "$b/k_ignored" 0
+  # Ignored: no check, no report (the misaligned vector code may then crash).
+  out=$("$b/k_ignored" 1 2>&1) || true
+  ! grep -q "alignguard:" <<<"$out" || fail "k_ignored reported: the ignorelist was not applied"
   ls "$b"/audit/*.json >/dev/null 2>&1 || fail "AUDIT wrote no JSON under $b/audit"
   grep -q '"k_scale"' "$b"/audit/*.json || fail "the audit of kernels names no k_scale"
 
