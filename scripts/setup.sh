@@ -10,7 +10,7 @@ set -euo pipefail
 majors=("$@")
 ((${#majors[@]})) || majors=(14 22)
 
-packages=(cmake make g++ python3 libgtest-dev binutils libdlpack-dev clang-format-14
+packages=(cmake make ninja-build pkg-config g++ python3 libgtest-dev binutils libdlpack-dev clang-format-14
   libhalide14-0-dev libhwy-dev libsimde-dev libxsimd-dev rustc ccache)
 for n in "${majors[@]}"; do
   if ! [[ "$n" =~ ^[0-9]+$ ]] || ((n < 14 || n > 22)); then

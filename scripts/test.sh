@@ -7,6 +7,8 @@
 #
 #   scripts/test.sh [MAJOR...]
 #   scripts/test.sh 14 15 16 19 22    # every LLVM Debian 12 packages
+#   ALIGNGUARD_TEST_CLEAN_ROOT=1 scripts/test.sh   # also the Debian packages on
+#                      # a fresh Debian 12 root (root, network, minutes a major)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +22,8 @@ for n in "${majors[@]}"; do
   echo "=== LLVM $n ==="
   build="build-$n"
   if cmake -S . -B "$build" -DLLVM_DIR="/usr/lib/llvm-$n/lib/cmake/llvm" \
-       -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+       -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+       -DALIGNGUARD_TEST_CLEAN_ROOT="${ALIGNGUARD_TEST_CLEAN_ROOT:-OFF}" &&
      cmake --build "$build" -j "$jobs" &&
      ctest --test-dir "$build" --output-on-failure -j "$jobs"; then
     echo "=== LLVM $n: all tests passed ==="
@@ -29,6 +32,15 @@ for n in "${majors[@]}"; do
     failed+=("$n")
   fi
 done
+
+# The builds of all majors installed into one prefix work side by side.
+if ((${#majors[@]} > 1 && ${#failed[@]} == 0)); then
+  echo "=== LLVM ${majors[*]} installed into one prefix ==="
+  builds=()
+  for n in "${majors[@]}"; do builds+=("build-$n"); done
+  tests/install/multi-major-test.sh "$PWD/build-install-multi" "${builds[@]}" ||
+    failed+=("${majors[*]} (installed together)")
+fi
 
 if ((${#failed[@]})); then
   echo "test.sh: failures with LLVM ${failed[*]}" >&2

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Checks that PREFIX holds AlignGuard's install layout for each MAJOR given.
+#
+#   tests/install/check-layout.sh PREFIX MAJOR...
+set -euo pipefail
+prefix=$1
+shift
+files=(lib/libalignguard_rt.a include/alignguard/alignguard.h
+  lib/cmake/AlignGuard/AlignGuardConfig.cmake
+  lib/cmake/AlignGuard/AlignGuardConfigVersion.cmake
+  lib/cmake/AlignGuard/AlignGuardInstrument.cmake
+  lib/pkgconfig/alignguard.pc lib/alignguard/alignguard-launch
+  bin/alignguard share/man/man1/alignguard.1
+  share/doc/alignguard/README.md share/doc/alignguard/LICENSE)
+for n in "$@"; do
+  files+=("lib/alignguard/llvm-$n/AlignGuard.so"
+    "lib/alignguard/llvm-$n/AlignGuard.llvm-bin"
+    "lib/pkgconfig/alignguard-llvm$n.pc")
+done
+missing=0
+for f in "${files[@]}"; do
+  [[ -f "$prefix/$f" ]] || {
+    echo "check-layout: $prefix/$f is missing" >&2
+    missing=1
+  }
+done
+for f in bin/alignguard lib/alignguard/alignguard-launch; do
+  [[ -x "$prefix/$f" ]] || {
+    echo "check-layout: $prefix/$f is not executable" >&2
+    missing=1
+  }
+done
+((missing == 0)) || exit 1
+echo "check-layout: $prefix has the layout of LLVM $*"
