@@ -164,6 +164,8 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
   if (Fallback && Checkable && whyNotForwardable(F).empty())
     Copies.getOrCreate(F);
   bool Changed = splitInvokeDestinations(Promises);
+  if (Changed) // a new block: the dominator tree and loops read below
+    FAM.invalidate(F, PreservedAnalyses::none());
   // A loaded pointer's check can go before its loop (CheckPlanner).
   if (!Loads.empty())
     Changed |= insertPreheaders(Loads, FAM.getResult<DominatorTreeAnalysis>(F),
