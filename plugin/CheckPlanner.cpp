@@ -437,7 +437,9 @@ Planner::coveringChecks(const CheckSite &Site) const {
   std::vector<SmallVector<const Instruction *, 2>> Covering;
   for (const PlannedCheck &C : Site.Checks) {
     std::optional<AddressQuery> Q = queryFor(*C.Promise);
-    if (!Q)
+    // A reloaded pointer is a value of its own check only: nothing else
+    // can cover it.
+    if (!Q || C.Reload)
       return {};
     Q->Pointer = C.Address ? nullptr : C.Pointer;
     Q->Address = C.Address;
