@@ -11,7 +11,6 @@
 #include "llvm/Analysis/MustExecute.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
 
 #include <algorithm>
@@ -27,12 +26,9 @@ FailureAction moduleAction(const Module &M, FailureAction Requested) {
 }
 
 Instruction *entryInsertionPoint(Function &F) {
-  for (Instruction &I : F.getEntryBlock()) {
-    auto *II = dyn_cast<IntrinsicInst>(&I);
-    if (!isa<AllocaInst>(I) &&
-        !(II && II->getIntrinsicID() == Intrinsic::localescape))
+  for (Instruction &I : F.getEntryBlock())
+    if (!staysAtEntryTop(I))
       return &I;
-  }
   return F.getEntryBlock().getTerminator();
 }
 

@@ -72,6 +72,12 @@ void setAccessAlignment(Instruction &I, unsigned OperandNo, Align A) {
     compat::setMaskedAccessAlign(*II, OperandNo, A);
 }
 
+bool staysAtEntryTop(const Instruction &I) {
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  return isa<AllocaInst>(I) ||
+         (II && II->getIntrinsicID() == Intrinsic::localescape);
+}
+
 bool isGPUTarget(const Module &M) {
   Triple T = compat::targetTriple(M);
   return T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV();

@@ -86,6 +86,10 @@ llvm::Align abiElementAlignment(llvm::Type *Ty, const llvm::DataLayout &DL);
 void setAccessAlignment(llvm::Instruction &I, unsigned OperandNo,
                         llvm::Align A);
 
+/// True for what must stay at the top of the entry block, before any check:
+/// an alloca (static there) and llvm.localescape.
+bool staysAtEntryTop(const llvm::Instruction &I);
+
 /// True when the module is device code, where no host runtime can be linked.
 bool isGPUTarget(const llvm::Module &M);
 

@@ -272,15 +272,22 @@ static void printScope(raw_ostream &OS, ListSeparator &LS,
     OS << LS << "ignorelist=" << Opts.Ignorelist;
 }
 
-void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
-  ListSeparator LS(";");
-  printAction(OS, LS, Opts);
+/// The words parseGuardWord reads besides the action, for both passes:
+/// `accesses`, `type-alignment`, `loads`.
+static void printGuardWords(raw_ostream &OS, ListSeparator &LS,
+                            const AlignGuardOptions &Opts) {
   if (Opts.Accesses)
     OS << LS << "accesses";
   if (Opts.TypeAlignment)
     OS << LS << "type-alignment";
   if (Opts.Loads)
     OS << LS << "loads";
+}
+
+void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
+  ListSeparator LS(";");
+  printAction(OS, LS, Opts);
+  printGuardWords(OS, LS, Opts);
   if (Opts.AccessesOnly)
     OS << LS << "accesses-only";
   printScope(OS, LS, Opts);
@@ -313,12 +320,7 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
   // is not the default, so that the text still parses back to equal options.
   if (Opts.Plan || Opts.Guard.Action != FailureAction::Abort)
     printAction(OS, LS, Opts.Guard);
-  if (Opts.Guard.Accesses)
-    OS << LS << "accesses";
-  if (Opts.Guard.TypeAlignment)
-    OS << LS << "type-alignment";
-  if (Opts.Guard.Loads)
-    OS << LS << "loads";
+  printGuardWords(OS, LS, Opts.Guard);
   printScope(OS, LS, Opts.Guard);
 }
 

@@ -245,12 +245,7 @@ Instruction *resultCheckPoint(const Instruction &I) {
   } // callbr: the result is defined on every edge
   // Static allocas (and localescape) stay in the entry block, before every
   // check (CheckEmitter moves them up): the check goes after them.
-  auto StaysUp = [](const Instruction *J) {
-    auto *II = dyn_cast<IntrinsicInst>(J);
-    return (isa<AllocaInst>(J) && J->getParent()->isEntryBlock()) ||
-           (II && II->getIntrinsicID() == Intrinsic::localescape);
-  };
-  while (At && StaysUp(At))
+  while (At && At->getParent()->isEntryBlock() && staysAtEntryTop(*At))
     At = At->getNextNode();
   return At;
 }
