@@ -10,14 +10,19 @@
 #     [IGNORELIST file] [AUDIT dir])
 #
 # Needs the targets AlignGuard::plugin (an interface target: -fpass-plugin and
-# the runtime) and AlignGuard::runtime, and the global property
-# ALIGNGUARD_LAUNCHER, the path of alignguard-launch (global properties, not
-# variables: the function may be called from any directory scope). The configuration becomes compile options of the target
-# (--alignguard=ACTION, --alignguard-entry=GLOB, ...), which the per-target
-# compiler launcher alignguard-launch turns into ALIGNGUARD_PIPELINE for that
-# compile only: they are in the command line, so make and ninja rebuild the
-# target's objects when they change, and no shell or CMake list ever sees the
-# '<', '>' and ';' of the pipeline text.
+# the runtime; properties ALIGNGUARD_LLVM_MAJOR and ALIGNGUARD_PLUGIN) and
+# AlignGuard::runtime, and the global property ALIGNGUARD_LAUNCHER, the path
+# of alignguard-launch (global properties, not variables: the function may be
+# called from any directory scope). The configuration becomes compile options
+# of the target (--alignguard=ACTION, --alignguard-entry=GLOB, ...), which the
+# per-target compiler launcher alignguard-launch turns into the compiler's
+# `-mllvm -alignguard-pipeline=TEXT` for that compile only: they are in the
+# command line, so make and ninja rebuild the target's objects when they
+# change, a compiler launcher after it (ccache, sccache, distcc) sees and
+# forwards the pipeline, and no shell or CMake list ever sees the '<', '>'
+# and ';' of the pipeline text. Before LLVM 22 clang reads -mllvm before it
+# loads -fpass-plugin plugins: the target also gets -fplugin=, which loads the
+# plugin first.
 
 function(alignguard_instrument target)
   cmake_parse_arguments(PARSE_ARGV 1 AG "ACCESSES" "ACTION;IGNORELIST;AUDIT"
@@ -74,6 +79,12 @@ function(alignguard_instrument target)
   endforeach()
   # -fpass-plugin and the runtime archive (after the target's objects).
   target_link_libraries("${target}" PRIVATE AlignGuard::plugin)
+  get_target_property(major AlignGuard::plugin ALIGNGUARD_LLVM_MAJOR)
+  get_target_property(plugin AlignGuard::plugin ALIGNGUARD_PLUGIN)
+  if(major LESS 22)
+    target_compile_options("${target}" PRIVATE
+      "$<$<COMPILE_LANGUAGE:C,CXX>:-fplugin=${plugin}>")
+  endif()
   get_property(plugin_target GLOBAL PROPERTY ALIGNGUARD_PLUGIN_BUILD_TARGET)
   if(plugin_target)
     add_dependencies("${target}" ${plugin_target}) # built in this tree

@@ -5,7 +5,8 @@
 #   lib/alignguard/llvm-N/AlignGuard.so          the plugin of LLVM N   } component
 #   lib/alignguard/llvm-N/AlignGuard.llvm-bin    its LLVM's bin dir     } llvmN
 #   lib/pkgconfig/alignguard-llvmN.pc            -fpass-plugin, clang   }
-#   lib/libalignguard_rt.a, include/alignguard/  the runtime            } component
+#   lib/libalignguard_rt.a, include/alignguard/  the runtime (a link     } component
+#   lib/alignguard/libalignguard_rt.a            script; the archive)  }
 #   lib/cmake/AlignGuard/                        find_package(AlignGuard) } dev: the
 #   lib/pkgconfig/alignguard.pc                  the runtime's flags    } same files
 #   lib/alignguard/alignguard-launch             alignguard_instrument's } from every
@@ -32,7 +33,10 @@ install(FILES "${PROJECT_BINARY_DIR}/alignguard-llvm${ALIGNGUARD_MAJOR}.pc"
   DESTINATION lib/pkgconfig COMPONENT ${ALIGNGUARD_LLVM_COMPONENT})
 
 # What every major shares.
-install(TARGETS alignguard_rt ARCHIVE DESTINATION lib COMPONENT dev)
+# lib/libalignguard_rt.a is the link script, lib/alignguard/ the archive it
+# names (runtime/CMakeLists.txt).
+install(TARGETS alignguard_rt ARCHIVE DESTINATION lib/alignguard COMPONENT dev)
+install(FILES "${ALIGNGUARD_RUNTIME_LINK_SCRIPT}" DESTINATION lib COMPONENT dev)
 install(DIRECTORY runtime/include/ DESTINATION include COMPONENT dev)
 include(CMakePackageConfigHelpers)
 write_basic_package_version_file(

@@ -5,13 +5,15 @@
 //   - `align-guard<...>` in any -passes= pipeline (opt);
 //   - at the pipeline-start extension point, at every -O level including
 //     -O0, the pipeline in -alignguard-pipeline=TEXT (a plugin cl::opt:
-//     `clang -mllvm` on LLVM 22, `opt` on 15+), else in $ALIGNGUARD_PIPELINE,
-//     else `align-guard`, so `clang -fpass-plugin=AlignGuard.so` instruments
+//     `clang -mllvm`, `opt` on 15+), else in $ALIGNGUARD_PIPELINE, else
+//     `align-guard`, so `clang -fpass-plugin=AlignGuard.so` instruments
 //     before anything can use or drop an assumption. The command line wins
-//     over the environment. Plugin cl::opts do not reach plugins from clang
-//     before LLVM 22 (`-mllvm` fails there as an unknown argument); the
-//     environment variable works on every version, and the wrappers
-//     (scripts/alignguard-clang) carry their flags to it.
+//     over the environment. Clang parses -mllvm after loading -fpass-plugin
+//     plugins from LLVM 22 on; before 22 only after loading -fplugin ones, so
+//     there the same file is also given as -fplugin=AlignGuard.so (loaded
+//     once, it registers the option; it registers no frontend plugin). The
+//     wrappers (scripts/alignguard-clang) and alignguard_instrument() write
+//     the right flags for their plugin's major.
 //   - after the inliners (Compat.h, registerAfterInliningEPCallback),
 //     every `align-guard<accesses>` of that pipeline once more as
 //     `align-guard<...;accesses-only>`: the aligned accesses of always-inline
@@ -21,8 +23,8 @@
 //
 //   opt -load-pass-plugin=AlignGuard.so -passes='align-guard<recover>' in.ll
 //   ALIGNGUARD_PIPELINE='align-guard<trap>' clang -O2 -fpass-plugin=... k.c
-//   clang-22 -O2 -fpass-plugin=... -mllvm
-//   -alignguard-pipeline='align-guard<trap>'
+//   clang-22 -O2 -fpass-plugin=P -mllvm -alignguard-pipeline='...'
+//   clang-14 -O2 -fplugin=P -fpass-plugin=P -mllvm -alignguard-pipeline='...'
 //
 //===----------------------------------------------------------------------===//
 #include "AlignGuardAuditPass.h"
@@ -48,7 +50,8 @@ extern "C" LLVM_ATTRIBUTE_USED const char AlignGuardLLVMMajorTag[] =
 namespace {
 
 /// The pipeline on the command line. Seen by `opt` 15+ and by `clang -mllvm`
-/// from LLVM 22; before, those parse their options before the plugin loads.
+/// (before LLVM 22 with -fplugin=AlignGuard.so; opt 14 parses its options
+/// before it loads the plugin).
 cl::opt<std::string>
     PipelineOpt("alignguard-pipeline",
                 cl::desc("AlignGuard's pipeline at pipeline start (wins over "

@@ -7,8 +7,10 @@
 #
 #   scripts/test.sh [MAJOR...]
 #   scripts/test.sh 14 15 16 19 22    # every LLVM Debian 12 packages
-#   ALIGNGUARD_TEST_CLEAN_ROOT=1 scripts/test.sh   # also the Debian packages on
-#                      # a fresh Debian 12 root (root, network, minutes a major)
+# As root (CI) it also installs the Debian packages it builds into a fresh
+# Debian 12 root (debootstrap, the network, minutes a major: test `clean-root`);
+# ALIGNGUARD_TEST_CLEAN_ROOT=0 leaves that out, =1 asks for it (it then fails
+# without root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,13 +19,18 @@ majors=("$@")
 scripts/setup.sh "${majors[@]}"
 
 jobs=$(nproc 2>/dev/null || echo 2)
+clean_root=${ALIGNGUARD_TEST_CLEAN_ROOT:-$((EUID == 0))}
+if [[ $clean_root == 0 || $clean_root == OFF ]]; then
+  echo "test.sh: NOT running clean-root (the packages on a fresh Debian 12 root):" \
+    "$( ((EUID == 0)) && echo "ALIGNGUARD_TEST_CLEAN_ROOT=$clean_root" || echo "needs root")"
+fi
 failed=()
 for n in "${majors[@]}"; do
   echo "=== LLVM $n ==="
   build="build-$n"
   if cmake -S . -B "$build" -DLLVM_DIR="/usr/lib/llvm-$n/lib/cmake/llvm" \
        -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-       -DALIGNGUARD_TEST_CLEAN_ROOT="${ALIGNGUARD_TEST_CLEAN_ROOT:-OFF}" &&
+       -DALIGNGUARD_TEST_CLEAN_ROOT="$clean_root" &&
      cmake --build "$build" -j "$jobs" &&
      ctest --test-dir "$build" --output-on-failure -j "$jobs"; then
     echo "=== LLVM $n: all tests passed ==="

@@ -6,7 +6,7 @@
 set -euo pipefail
 prefix=$1
 shift
-files=(lib/libalignguard_rt.a include/alignguard/alignguard.h
+files=(lib/libalignguard_rt.a lib/alignguard/libalignguard_rt.a include/alignguard/alignguard.h
   lib/cmake/AlignGuard/AlignGuardConfig.cmake
   lib/cmake/AlignGuard/AlignGuardConfigVersion.cmake
   lib/cmake/AlignGuard/AlignGuardInstrument.cmake

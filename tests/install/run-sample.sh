@@ -8,6 +8,8 @@
 #    k_ignored's ignorelist leaves k_scale unchecked;
 #    changing k's ACTION rebuilds k; a major not installed is a clear error;
 #  - make-sample/ (pkg-config alignguard-llvmN): aborts (134);
+#  - make-sample/Makefile.wrapper with CC=PREFIX/bin/alignguard-clang: the
+#    default aborts (134), CFLAGS='--alignguard=recover' recovers;
 #  - PREFIX/bin/alignguard instrument (the installed driver finds the
 #    installed plugin).
 #
@@ -99,6 +101,21 @@ make -C "$m" -f "$here/make-sample/Makefile" LLVM="$major" SRC="$here/sample" ||
   fail "make with pkg-config"
 expect 0 "$sum" "alignguard:" "$m/k" 0
 expect 134 "$report" "sum =" "$m/k" 1
+
+echo "=== make with CC=alignguard-clang ==="
+for action in default recover; do
+  m="$work/make-wrapper-$action"
+  rm -rf "$m" && mkdir -p "$m"
+  flags="-O2 -g"
+  [[ $action == default ]] || flags+=" --alignguard=$action"
+  ALIGNGUARD_LLVM=$major make -C "$m" -f "$here/make-sample/Makefile.wrapper" SRC="$here/sample" \
+    CC="$prefix/bin/alignguard-clang" CFLAGS="$flags" ||
+    fail "make with CC=alignguard-clang ($action)"
+  expect 0 "$sum" "alignguard:" "$m/k" 0
+done
+expect 134 "$report" "sum =" "$work/make-wrapper-default/k" 1
+expect 0 "$report" "" "$work/make-wrapper-recover/k" 1
+expect 0 "$sum" "" "$work/make-wrapper-recover/k" 1
 
 echo "=== the installed driver ==="
 "$clang" -O2 -Xclang -disable-llvm-passes -S -emit-llvm "$here/sample/kernel.c" \

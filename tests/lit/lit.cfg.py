@@ -31,12 +31,21 @@ config.substitutions.append(("%opt-ag", "%s -load-pass-plugin=%s" % (opt, config
 config.substitutions.append(("%opt", opt))
 clang_flags = "-fpass-plugin=%s -I%s" % (config.plugin, config.runtime_include)
 config.substitutions.append(("%clang-ag", "%s %s" % (config.clang, clang_flags)))
+# What `-mllvm -alignguard-pipeline=` needs besides -fpass-plugin: before
+# LLVM 22 clang reads -mllvm before it loads pass plugins; -fplugin= loads
+# the plugin first (the wrappers and alignguard_instrument() add it).
+config.substitutions.append(("%fplugin", "-fplugin=%s" % config.plugin
+                             if config.llvm_version_major < 22 else ""))
 config.substitutions.append(("%clang", config.clang))
 # The example JIT host (examples/jit-host) and its sources.
 config.substitutions.append(("%jit-host", config.jit_host))
 config.substitutions.append(("%examples", os.path.join(config.project_source, "examples")))
 # Longer names first: lit substitutes in this order.
 config.substitutions.append(("%rt-include", config.runtime_include))
+# The archive itself (%rt is the link script that names it), for tests that
+# put the runtime's members into an archive of their own.
+config.substitutions.append(("%rt-archive", os.path.join(
+    os.path.dirname(config.runtime_lib), "alignguard", "libalignguard_rt.a")))
 config.substitutions.append(("%rt", config.runtime_lib))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%tools", os.path.join(config.project_source, "tests", "tools")))

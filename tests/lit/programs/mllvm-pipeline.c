@@ -1,26 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// LLVM 22's clang passes -mllvm options to -fpass-plugin plugins: the
-// pipeline on the command line (-mllvm -alignguard-pipeline=...) is used,
-// and wins over $ALIGNGUARD_PIPELINE; empty runs nothing; a bad one fails
-// the compile naming the option. (Before 22 clang rejects the option as
-// unknown: the wrappers set $ALIGNGUARD_PIPELINE there.)
-// REQUIRES: llvm-at-least-22
-// RUN: %clang-ag -O1 -S -emit-llvm %s -o - \
+// The pipeline on the clang command line, on every major: `-mllvm
+// -alignguard-pipeline=...` is used, and wins over $ALIGNGUARD_PIPELINE;
+// empty runs nothing; a bad one fails the compile naming the option. LLVM 22's
+// clang loads -fpass-plugin plugins before it reads -mllvm; before 22 it reads
+// -mllvm first and rejects the option as unknown unless -fplugin= has loaded
+// the plugin already (%fplugin: -fplugin=AlignGuard.so before 22, nothing
+// from 22).
+// RUN: %clang-ag %fplugin -O1 -S -emit-llvm %s -o - \
 // RUN:   -mllvm -alignguard-pipeline='align-guard<trap>' | FileCheck %s --check-prefix=TRAP
-// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag -O1 -S -emit-llvm %s -o - \
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag %fplugin -O1 -S -emit-llvm %s -o - \
 // RUN:   -mllvm -alignguard-pipeline='align-guard<trap>' | FileCheck %s --check-prefix=TRAP
-// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag -O1 -S -emit-llvm %s -o - \
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag %fplugin -O1 -S -emit-llvm %s -o - \
 // RUN:   | FileCheck %s --check-prefix=RECOVER
-// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag -O1 -S -emit-llvm %s -o - \
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag %fplugin -O1 -S -emit-llvm %s -o - \
 // RUN:   -mllvm -alignguard-pipeline= | FileCheck %s --check-prefix=NONE
-// RUN: not %clang-ag -O1 -S -emit-llvm %s -o /dev/null \
+// RUN: not %clang-ag %fplugin -O1 -S -emit-llvm %s -o /dev/null \
 // RUN:   -mllvm -alignguard-pipeline='align-guard<trapp>' 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not %clang-ag -O1 -S -emit-llvm %s -o /dev/null \
+// RUN: not %clang-ag %fplugin -O1 -S -emit-llvm %s -o /dev/null \
 // RUN:   -mllvm -alignguard-pipeline='align-gaurd' 2>&1 | FileCheck %s --check-prefix=BAD-NAME
 //
-// The wrapper passes its flags the same way on 22.
+// The wrapper passes its flags the same way, and so does alignguard-launch
+// (alignguard_instrument()'s launcher), whatever the environment says.
 // RUN: env ALIGNGUARD_PLUGIN=%plugin ALIGNGUARD_PIPELINE='align-guard<recover>' \
 // RUN:   %alignguard-clang --alignguard=trap -O1 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TRAP
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' sh %S/../../../cmake/alignguard-launch \
+// RUN:   %clang-ag %fplugin --alignguard=trap -O1 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TRAP
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<trap>' sh %S/../../../cmake/alignguard-launch \
+// RUN:   %clang-ag %fplugin --alignguard=recover -O1 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=RECOVER
 
 // TRAP-LABEL: define {{.*}}@first(
 // TRAP: call void @llvm.trap()
