@@ -117,6 +117,11 @@ if shutil.which("make", path=config.environment["PATH"]):
     config.available_features.add("make")
 if shutil.which("ccache", path=config.environment["PATH"]):
     config.available_features.add("ccache")
+# sccache and distcc (+ distccd), Debian's packages: the pipeline on the
+# command line reaches their caches and remote compilers.
+for tool in ("sccache", "distcc"):
+    if shutil.which(tool, path=config.environment["PATH"]):
+        config.available_features.add(tool)
 # The Rust host test needs cargo (it builds offline, with no dependencies);
 # without it lit reports the test UNSUPPORTED, never passed.
 if shutil.which("cargo", path=config.environment["PATH"]):
