@@ -4,6 +4,10 @@
 # WITH LLVM-exception). Sources are the tracked files (git ls-files; without
 # git, every file under the tree) but documentation, images, data and the
 # generated test inputs (tests/lit/*/Inputs/**.ll, Cargo.lock and the like).
+# Third-party files kept verbatim carry their origin and licence in a sibling
+# NAME.ORIGIN file instead (tests/tools/sarif-schema-2.1.0.json, the OASIS
+# SARIF 2.1.0 schema, already skipped as *.json); tests/tools/*.ORIGIN files
+# are skipped too, as they describe a file under someone else's licence.
 #
 #   tests/tools/check-spdx.sh SOURCE_DIR
 set -euo pipefail
@@ -21,6 +25,7 @@ while IFS= read -r f; do
     LICENSE | .clang-format | .gitignore | *.md | *.png | *.json | *.txt | \
       *.lock | *.yaml | *.sarif) [[ "$f" == *CMakeLists.txt ]] || continue ;;
     tests/lit/*/Inputs/*.ll | tests/lit/*/Inputs/*/*.ll | *.mlir) continue ;;
+    tests/tools/*.ORIGIN) continue ;;
   esac
   [[ -f "$f" ]] || continue
   checked=$((checked + 1))
