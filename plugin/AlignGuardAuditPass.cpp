@@ -380,9 +380,7 @@ void Auditor::remark(const AlignmentPromise &A, const AuditFinding &F) {
 }
 
 AuditReport Auditor::run() {
-  AuditReport Report;
-  Report.Module = M.getSourceFileName().empty() ? M.getModuleIdentifier()
-                                                : M.getSourceFileName();
+  std::vector<AuditFinding> Findings;
   CollectScope Scope;
   Scope.AllParams = true;
   Scope.GuardedAssumes = true;
@@ -413,28 +411,45 @@ AuditReport Auditor::run() {
            V.Status == AuditStatus::Unsupported) &&
           Suppressing)
         V = {AuditStatus::Suppressed, Suppressing->Rule};
-      Report.Findings.push_back(describe(A, V));
+      Findings.push_back(describe(A, V));
       if (V.Status == AuditStatus::Suppressed)
-        Report.Findings.back().SuppressionKind =
+        Findings.back().SuppressionKind =
             Suppressing->Kind == Suppression::External ? "external"
                                                        : "inSource";
       if (Opts.Plan)
-        Report.Findings.back().Planned = Planned[I];
-      remark(A, Report.Findings.back());
+        Findings.back().Planned = Planned[I];
+      remark(A, Findings.back());
     }
   }
-  return Report;
+  return decideListing(M.getSourceFileName().empty() ? M.getModuleIdentifier()
+                                                     : M.getSourceFileName(),
+                       std::move(Findings),
+                       {Opts.All, Opts.System, Opts.SystemPrefixes});
 }
 
-/// Output with `%m` replaced by the module's file name (no directories),
-/// so one pattern gives each translation unit of a build its own file.
+/// The module's source file name as one file name: `.` components
+/// dropped, `..` ones written `up`, the rest joined with `_`
+/// (/src/a/k.c -> src_a_k.c, ../k.c -> up_k.c).
+std::string moduleFileName(const Module &M) {
+  StringRef Source = M.getSourceFileName().empty() ? M.getModuleIdentifier()
+                                                   : M.getSourceFileName();
+  SmallVector<StringRef, 8> Parts;
+  Source.split(Parts, '/', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::string Name;
+  for (StringRef Part : Parts) {
+    if (Part == ".")
+      continue;
+    if (!Name.empty())
+      Name += '_';
+    Name += Part == ".." ? StringRef("up") : Part;
+  }
+  return Name.empty() ? "module" : Name;
+}
+
+/// Output with `%m` replaced by moduleFileName, so one pattern gives each
+/// translation unit of a build its own file.
 std::string outputPath(StringRef Pattern, const Module &M) {
-  std::string Name = sys::path::filename(M.getSourceFileName().empty()
-                                             ? M.getModuleIdentifier()
-                                             : M.getSourceFileName())
-                         .str();
-  if (Name.empty())
-    Name = "module";
+  std::string Name = moduleFileName(M);
   std::string Out;
   for (size_t I = 0; I < Pattern.size(); ++I) {
     if (Pattern[I] == '%' && I + 1 < Pattern.size() && Pattern[I + 1] == 'm') {
@@ -466,13 +481,13 @@ PreservedAnalyses AlignGuardAuditPass::run(Module &M,
   auto Write = [&](raw_ostream &OS) {
     switch (Opts.Format) {
     case AuditFormat::Table:
-      writeAuditTable(OS, Report, Opts.All);
+      writeAuditTable(OS, Report);
       break;
     case AuditFormat::JSON:
-      writeAuditJSON(OS, Report, Opts.All);
+      writeAuditJSON(OS, Report);
       break;
     case AuditFormat::SARIF:
-      writeAuditSARIF(OS, Report, Opts.All);
+      writeAuditSARIF(OS, Report);
       break;
     }
   };
@@ -491,7 +506,7 @@ PreservedAnalyses AlignGuardAuditPass::run(Module &M,
       Write(OS);
   }
 
-  unsigned Unchecked = Report.summary().Unchecked;
+  unsigned Unchecked = Report.Summary.Unchecked;
   if (Opts.FailOnUnchecked && Unchecked)
     diagnose(M.getContext(),
              "align-guard-audit: " + Twine(Unchecked) +

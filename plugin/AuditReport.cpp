@@ -5,7 +5,11 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include <algorithm>
+#include <map>
 
 using namespace llvm;
 
@@ -63,11 +67,139 @@ void AuditSummary::add(AuditStatus S) {
   }
 }
 
-AuditSummary AuditReport::summary() const {
-  AuditSummary S;
-  for (const AuditFinding &F : Findings)
-    S.add(F.Status);
-  return S;
+static constexpr AuditRule Rules[] = {
+    {"alignguard/unchecked-assumption", "UncheckedAssumption",
+     "An alignment promise that nothing checks before the optimiser relies "
+     "on it",
+     "The optimiser trusts an alignment promise (an assume, an align "
+     "attribute, an over-aligned access) that no check dominates: a "
+     "misaligned pointer from a caller is undefined behaviour. align-guard "
+     "inserts the check; a suppressed result is one the ignorelist or the "
+     "source opts out.",
+     "warning"},
+    {"alignguard/unsupported-assumption", "UnsupportedAssumption",
+     "An alignment promise AlignGuard cannot check",
+     "An alignment promise of a form AlignGuard cannot check (the reason "
+     "says why); nothing checks it.",
+     "note"},
+    {"alignguard/verified-assumption", "VerifiedAssumption",
+     "An alignment promise that is checked",
+     "An alignment promise that a check dominates: guarded by align-guard, "
+     "checked by the code itself, implied by every caller, or a type's "
+     "alignment.",
+     "none"},
+};
+
+ArrayRef<AuditRule> auditRules() { return Rules; }
+
+const AuditRule &auditRuleOf(AuditStatus S) {
+  switch (S) {
+  case AuditStatus::Unchecked:
+  case AuditStatus::Suppressed:
+    return Rules[0];
+  case AuditStatus::Unsupported:
+    return Rules[1];
+  case AuditStatus::Guarded:
+  case AuditStatus::Checked:
+  case AuditStatus::Implied:
+  case AuditStatus::Type:
+    return Rules[2];
+  }
+  llvm_unreachable("unknown audit status");
+}
+
+std::string auditMessage(const AuditFinding &F) {
+  std::string M =
+      kindName(F) + " in '" + F.Promise.Function + "': " + F.Promise.Subject +
+      " is promised to be " +
+      (F.Promise.Alignment ? std::to_string(*F.Promise.Alignment) + "-byte"
+                           : std::string("run-time")) +
+      " aligned";
+  if (F.Promise.Offset && *F.Promise.Offset)
+    M += " at offset " + std::to_string(*F.Promise.Offset);
+  M += "; " + auditStatusName(F.Status).str();
+  if (!F.Reason.empty())
+    M += ": " + F.Reason;
+  return M;
+}
+
+/// P as a directory: absolute, normalised, without a trailing separator.
+static std::string directoryPrefix(StringRef P) {
+  SmallString<256> Dir(P);
+  sys::fs::make_absolute(Dir);
+  sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  while (Dir.size() > 1 && sys::path::is_separator(Dir.back()))
+    Dir.pop_back();
+  return std::string(Dir);
+}
+
+/// Whether Path is Dir or lies under it.
+static bool isUnder(StringRef Path, StringRef Dir) {
+  if (Path.substr(0, Dir.size()) != Dir)
+    return false;
+  return Path.size() == Dir.size() || Dir == "/" ||
+         sys::path::is_separator(Path[Dir.size()]);
+}
+
+bool isSystemPath(StringRef Path, ArrayRef<std::string> Extra) {
+  if (Path.empty())
+    return false;
+  for (StringRef Dir : {"/usr/include", "/usr/local/include", "/usr/lib/gcc"})
+    if (isUnder(Path, Dir))
+      return true;
+  // /usr/lib/llvm-*/: clang's resource directory and libc++ of any major.
+  StringRef Rest = Path;
+  if (Rest.consume_front("/usr/lib/llvm-") && Rest.contains('/'))
+    return true;
+  for (const std::string &Dir : Extra)
+    if (isUnder(Path, directoryPrefix(Dir)))
+      return true;
+  return false;
+}
+
+/// What must be equal for two findings to merge (decideListing).
+static std::string identity(const AuditFinding &F) {
+  std::string Id;
+  raw_string_ostream OS(Id);
+  OS << F.Fingerprint << '\0' << auditStatusName(F.Status) << '\0' << F.Reason
+     << '\0' << F.Placement << '\0' << F.SuppressionKind;
+  if (const std::optional<PlannedAction> &P = F.Planned)
+    OS << '\0' << P->Check << '\0' << (P->Site ? *P->Site : -1) << '\0'
+       << P->Action << '\0' << P->Placement << '\0' << P->Reason;
+  return OS.str();
+}
+
+AuditReport decideListing(std::string Module,
+                          std::vector<AuditFinding> Findings,
+                          const AuditListing &L) {
+  AuditReport R;
+  R.Module = std::move(Module);
+  R.SystemListed = L.System;
+  // The first listed finding of each identity: fingerprint, status and
+  // reason, and what else a finding says besides its location (placement,
+  // suppression, plan), so that a merged finding speaks for each promise.
+  std::map<std::string, size_t> First;
+  for (AuditFinding &F : Findings) {
+    F.System = isSystemPath(F.Promise.Path, L.SystemPrefixes) ||
+               isSystemPath(F.Promise.FunctionPath, L.SystemPrefixes);
+    if (F.System)
+      ++R.Summary.System;
+    if (F.System && !L.System)
+      continue;
+    R.Summary.add(F.Status);
+    if (!L.All && !isListedByDefault(F.Status))
+      continue;
+    F.Fingerprint = promiseFingerprint(F.Promise);
+    auto [It, New] = First.try_emplace(identity(F), R.Findings.size());
+    if (!New) {
+      ++R.Findings[It->second].Occurrences;
+      continue;
+    }
+    F.Rule = &auditRuleOf(F.Status);
+    F.Message = auditMessage(F);
+    R.Findings.push_back(std::move(F));
+  }
+  return R;
 }
 
 static std::string location(const AuditFinding &F) {
@@ -108,20 +240,21 @@ static std::string cell(StringRef Text) {
   return Out;
 }
 
-void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
+void writeAuditTable(raw_ostream &OS, const AuditReport &R) {
   std::vector<std::vector<std::string>> Rows = {
       {"STATUS", "KIND", "FUNCTION", "SUBJECT", "ALIGN", "LOCATION", "REASON"}};
   for (const AuditFinding &F : R.Findings)
-    if (All || isListedByDefault(F.Status))
-      Rows.push_back(
-          {auditStatusName(F.Status).str(), kindName(F),
-           cell(F.Promise.Function), cell(F.Promise.Subject), alignmentText(F),
-           cell(location(F)),
-           F.Reason.empty() && F.Placement.empty()
-               ? "-"
-               : cell(F.Placement.empty() ? F.Reason
-                      : F.Reason.empty()  ? F.Placement
-                                          : F.Placement + "; " + F.Reason)});
+    Rows.push_back(
+        {auditStatusName(F.Status).str(), kindName(F), cell(F.Promise.Function),
+         cell(F.Promise.Subject), alignmentText(F),
+         cell(location(F)) + (F.Occurrences > 1
+                                  ? " (x" + std::to_string(F.Occurrences) + ")"
+                                  : ""),
+         F.Reason.empty() && F.Placement.empty()
+             ? "-"
+             : cell(F.Placement.empty() ? F.Reason
+                    : F.Reason.empty()  ? F.Placement
+                                        : F.Placement + "; " + F.Reason)});
   std::vector<size_t> Width(Rows.front().size(), 0);
   for (const auto &Row : Rows)
     for (size_t C = 0; C != Row.size(); ++C)
@@ -137,11 +270,17 @@ void writeAuditTable(raw_ostream &OS, const AuditReport &R, bool All) {
       }
       OS << "\n";
     }
-  AuditSummary S = R.summary();
+  const AuditSummary &S = R.Summary;
   OS << "summary: " << S.Total << " assumptions: " << S.Unchecked
      << " unchecked, " << S.Guarded << " guarded, " << S.Checked << " checked, "
      << S.Implied << " implied, " << S.Unsupported << " unsupported, "
-     << S.Suppressed << " suppressed, " << S.Type << " type\n";
+     << S.Suppressed << " suppressed, " << S.Type << " type";
+  // The system headers' promises are in the counts above only with
+  // `system`, which lists them.
+  if (S.System)
+    OS << "; " << S.System << " in system headers"
+       << (R.SystemListed ? "" : ", not listed");
+  OS << "\n";
 }
 
 template <typename T> static json::Value optional(const std::optional<T> &V) {
@@ -156,16 +295,29 @@ static json::Value orNull(const std::string &S) {
   return S;
 }
 
-void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
-  AuditSummary S = R.summary();
+/// tool.driver.rules, and the JSON's `rules`.
+static json::Array rulesJSON() {
+  json::Array Out;
+  for (const AuditRule &Rule : auditRules())
+    Out.push_back(json::Object{
+        {"id", Rule.Id},
+        {"name", Rule.Name},
+        {"shortDescription", json::Object{{"text", Rule.Short}}},
+        {"fullDescription", json::Object{{"text", Rule.Full}}},
+        {"helpUri", ALIGNGUARD_DOC_URI "#statuses"},
+        {"defaultConfiguration", json::Object{{"level", Rule.Level}}}});
+  return Out;
+}
+
+void writeAuditJSON(raw_ostream &OS, const AuditReport &R) {
+  const AuditSummary &S = R.Summary;
   json::OStream J(OS, 2);
   J.object([&] {
     J.attribute("alignguard_audit", 1);
+    J.attribute("version", ALIGNGUARD_VERSION);
     J.attribute("module", R.Module);
     J.attributeArray("assumptions", [&] {
       for (const AuditFinding &F : R.Findings) {
-        if (!All && !isListedByDefault(F.Status))
-          continue;
         J.object([&] {
           J.attribute("function", F.Promise.Function);
           J.attribute("kind", kindName(F));
@@ -193,6 +345,12 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
               J.attribute("placement", orNull(P.Placement));
               J.attribute("reason", orNull(P.Reason));
             });
+          J.attribute("path", orNull(F.Promise.Path));
+          J.attribute("system", F.System);
+          J.attribute("fingerprint", F.Fingerprint);
+          J.attribute("occurrences", F.Occurrences);
+          J.attribute("rule", F.Rule->Id);
+          J.attribute("message", F.Message);
         });
       }
     });
@@ -205,46 +363,16 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R, bool All) {
       J.attribute("unsupported", S.Unsupported);
       J.attribute("suppressed", S.Suppressed);
       J.attribute("type", S.Type);
+      J.attribute("system", S.System);
     });
+    J.attribute("rules", rulesJSON());
   });
   OS << "\n";
 }
 
-static constexpr const char *UncheckedRule = "alignguard/unchecked-assumption";
-static constexpr const char *UnsupportedRule =
-    "alignguard/unsupported-assumption";
-static constexpr const char *VerifiedRule = "alignguard/verified-assumption";
-
-static std::string sarifMessage(const AuditFinding &F) {
-  std::string M =
-      kindName(F) + " in '" + F.Promise.Function + "': " + F.Promise.Subject +
-      " is promised to be " +
-      (F.Promise.Alignment ? std::to_string(*F.Promise.Alignment) + "-byte"
-                           : std::string("run-time")) +
-      " aligned";
-  if (F.Promise.Offset && *F.Promise.Offset)
-    M += " at offset " + std::to_string(*F.Promise.Offset);
-  M += "; " + auditStatusName(F.Status).str();
-  if (!F.Reason.empty())
-    M += ": " + F.Reason;
-  return M;
-}
-
-void writeAuditSARIF(raw_ostream &OS, const AuditReport &R, bool All) {
-  auto Rule = [](const char *Id, const char *Text) {
-    return json::Object{{"id", Id},
-                        {"shortDescription", json::Object{{"text", Text}}}};
-  };
+void writeAuditSARIF(raw_ostream &OS, const AuditReport &R) {
   json::Array Results;
   for (const AuditFinding &F : R.Findings) {
-    const char *RuleId = F.Status == AuditStatus::Unchecked ||
-                                 F.Status == AuditStatus::Suppressed
-                             ? UncheckedRule
-                         : F.Status == AuditStatus::Unsupported
-                             ? UnsupportedRule
-                             : VerifiedRule;
-    if (RuleId == VerifiedRule && !All)
-      continue;
     json::Object Location{{"logicalLocations", json::Array{json::Object{
                                                    {"name", F.Promise.Function},
                                                    {"kind", "function"}}}}};
@@ -261,13 +389,14 @@ void writeAuditSARIF(raw_ostream &OS, const AuditReport &R, bool All) {
       Location["physicalLocation"] = std::move(Physical);
     }
     json::Object Result{
-        {"ruleId", RuleId},
-        {"level", RuleId == UncheckedRule     ? "warning"
-                  : RuleId == UnsupportedRule ? "note"
-                                              : "none"},
-        {"message", json::Object{{"text", sarifMessage(F)}}},
+        {"ruleId", F.Rule->Id},
+        {"level", F.Rule->Level},
+        {"message", json::Object{{"text", F.Message}}},
         {"locations", json::Array{std::move(Location)}},
+        {"partialFingerprints", json::Object{{"alignguard/v1", F.Fingerprint}}},
     };
+    if (F.Occurrences > 1)
+      Result["occurrenceCount"] = F.Occurrences;
     // Code-scanning tools show a result with a suppression as suppressed,
     // not as absent and not as open.
     if (F.Status == AuditStatus::Suppressed)
@@ -277,21 +406,18 @@ void writeAuditSARIF(raw_ostream &OS, const AuditReport &R, bool All) {
                                    {"justification", F.Reason}}};
     Results.push_back(std::move(Result));
   }
-  json::Object Driver{
-      {"name", "AlignGuard"},
-      {"rules",
-       json::Array{
-           Rule(UncheckedRule,
-                "An alignment promise that nothing checks before the "
-                "optimiser relies on it"),
-           Rule(UnsupportedRule,
-                "An alignment promise AlignGuard cannot check"),
-           Rule(VerifiedRule, "An alignment promise that is checked")}}};
+  json::Object Driver{{"name", "AlignGuard"},
+                      {"version", ALIGNGUARD_VERSION},
+                      {"semanticVersion", ALIGNGUARD_VERSION},
+                      {"informationUri", ALIGNGUARD_DOC_URI "#audit"},
+                      {"rules", rulesJSON()}};
   json::Object Log{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
       {"runs", json::Array{json::Object{
                    {"tool", json::Object{{"driver", std::move(Driver)}}},
+                   {"invocations",
+                    json::Array{json::Object{{"executionSuccessful", true}}}},
                    {"results", std::move(Results)}}}}};
   OS << formatv("{0:2}", json::Value(std::move(Log))) << "\n";
 }

@@ -1,13 +1,18 @@
 //===- AuditReport.h - The audit's findings as a table, JSON or SARIF ----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// One AuditFinding per alignment promise; writers for the three formats.
+// One AuditFinding per alignment promise; decideListing turns them into
+// what the report lists (system headers left out, identical findings
+// merged, each with its fingerprint, SARIF rule and message) and the
+// summary; the writers for the three formats print what that decided.
 // The JSON field names are a contract (README, "Audit JSON"): keep them.
 //
-//   {"alignguard_audit": 1, "module": "k.ll", "assumptions": [{"function":
-//    "vadd", "kind": "param-attr", "subject": "argument #1 'b'", "argument":
-//    1, "alignment": 64, "offset": 0, "file": "vadd.c", "line": 12,
-//    "column": 3, "status": "unchecked", "reason": "..."}], "summary": {...}}
+//   {"alignguard_audit": 1, "version": "0.1.0", "module": "k.ll",
+//    "assumptions": [{"function": "vadd", "kind": "param-attr", "subject":
+//    "argument #1 'b'", "argument": 1, "alignment": 64, "offset": 0, "file":
+//    "vadd.c", "line": 12, "column": 3, "status": "unchecked", "reason":
+//    "...", ..., "fingerprint": "0123456789abcdef", "occurrences": 1}],
+//    "summary": {...}, "rules": [...]}
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_AUDITREPORT_H
@@ -15,6 +20,7 @@
 
 #include "PromiseDescription.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -62,6 +68,16 @@ struct PlannedAction {
   std::string Reason;      ///< why no check, or why the action changed
 };
 
+/// A SARIF reportingDescriptor (tool.driver.rules[]), also the JSON's
+/// `rules`.
+struct AuditRule {
+  const char *Id;    ///< alignguard/unchecked-assumption
+  const char *Name;  ///< UncheckedAssumption
+  const char *Short; ///< shortDescription
+  const char *Full;  ///< fullDescription
+  const char *Level; ///< defaultConfiguration.level of its results
+};
+
 struct AuditFinding {
   /// What the promise is (PromiseDescription.h: the one description the
   /// guard's reports use too).
@@ -77,32 +93,80 @@ struct AuditFinding {
   /// (`external`: the ignorelist, `inSource`: the annotation); Reason
   /// holds the rule.
   std::string SuppressionKind;
+
+  // Decided by decideListing; the writers print them as they are.
+  std::string Fingerprint;         ///< promiseFingerprint(Promise)
+  bool System = false;             ///< in a system header (isSystemPath)
+  unsigned Occurrences = 1;        ///< identical findings merged into this one
+  const AuditRule *Rule = nullptr; ///< the SARIF rule it falls under
+  std::string Message;             ///< the SARIF message text
 };
 
+/// The rules, in the order SARIF lists them: unchecked (warning),
+/// unsupported (note), verified (none).
+llvm::ArrayRef<AuditRule> auditRules();
+
+/// The rule of a finding of status S: unchecked and suppressed ones under
+/// `alignguard/unchecked-assumption`, unsupported ones under
+/// `alignguard/unsupported-assumption`, the rest (verified, type) under
+/// `alignguard/verified-assumption`.
+const AuditRule &auditRuleOf(AuditStatus S);
+
+/// The SARIF message of F (and the JSON's `message`): `KIND in 'F':
+/// SUBJECT is promised to be A-byte aligned[ at offset O]; STATUS[:
+/// REASON]`.
+std::string auditMessage(const AuditFinding &F);
+
+/// Counts of promises (not of merged findings) by status; `total` is the
+/// sum of the statuses. Without `system`, the promises in system headers
+/// are counted in System only; with it, in their status and in System.
 struct AuditSummary {
   unsigned Total = 0, Guarded = 0, Checked = 0, Implied = 0, Unchecked = 0,
-           Unsupported = 0, Suppressed = 0, Type = 0;
+           Unsupported = 0, Suppressed = 0, Type = 0, System = 0;
   void add(AuditStatus S);
 };
 
-/// The module's findings, with what it needs to print them.
+/// What the report lists (AuditOptions' `all`, `system`, `system-prefix=`).
+struct AuditListing {
+  bool All = false;
+  bool System = false;
+  std::vector<std::string> SystemPrefixes;
+};
+
+/// True when Path (absolute, normalised) is in a system header directory:
+/// /usr/include/, /usr/local/include/, /usr/lib/gcc/, /usr/lib/llvm-*/
+/// (clang's resource directory and libc++), or one of Extra (directories,
+/// made absolute and normalised here).
+bool isSystemPath(llvm::StringRef Path, llvm::ArrayRef<std::string> Extra);
+
+/// The module's listed findings and its summary.
 struct AuditReport {
   std::string Module;
   std::vector<AuditFinding> Findings;
-  AuditSummary summary() const;
+  AuditSummary Summary;
+  bool SystemListed = false; ///< `system`: the system ones are listed
 };
 
-/// A readable table: the unchecked and unsupported findings (every one with
-/// All), then one summary line.
-void writeAuditTable(llvm::raw_ostream &OS, const AuditReport &R, bool All);
-/// The JSON contract; with All false, only the findings the table lists
-/// (the summary always counts all).
-void writeAuditJSON(llvm::raw_ostream &OS, const AuditReport &R, bool All);
-/// SARIF 2.1.0: one result per unchecked promise, rule
-/// `alignguard/unchecked-assumption` (unsupported ones under
-/// `alignguard/unsupported-assumption`, verified ones as notes with All);
-/// a suppressed one under the unchecked rule with a `suppressions` entry.
-void writeAuditSARIF(llvm::raw_ostream &OS, const AuditReport &R, bool All);
+/// The audit's one decision on what the report lists, from every promise's
+/// finding (in module order): a finding is system when the Path of its
+/// location or the FunctionPath of its function isSystemPath; system ones
+/// are left out unless L.System; the verified and type ones unless L.All;
+/// the summary counts every promise not left out for being system, and
+/// the system ones; listed findings with the same fingerprint, status and
+/// reason (and the same placement, suppression and plan: all but the
+/// location) become the first of them with Occurrences the number merged.
+AuditReport decideListing(std::string Module,
+                          std::vector<AuditFinding> Findings,
+                          const AuditListing &L);
+
+/// A readable table of R's findings (a merged one with ` (xN)` after its
+/// location), then one summary line.
+void writeAuditTable(llvm::raw_ostream &OS, const AuditReport &R);
+/// The JSON contract.
+void writeAuditJSON(llvm::raw_ostream &OS, const AuditReport &R);
+/// SARIF 2.1.0: one result per finding under its rule, a suppressed one
+/// with a `suppressions` entry, a merged one with its occurrenceCount.
+void writeAuditSARIF(llvm::raw_ostream &OS, const AuditReport &R);
 
 } // namespace alignguard
 

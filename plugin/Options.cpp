@@ -197,6 +197,17 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       Opts.All = true;
       continue;
     }
+    if (Param == "system") {
+      Opts.System = true;
+      continue;
+    }
+    if (Param.consume_front("system-prefix=")) {
+      if (Param.empty())
+        return invalidParameter("align-guard-audit",
+                                "system-prefix=", "expected system-prefix=DIR");
+      Opts.SystemPrefixes.push_back(Param.str());
+      continue;
+    }
     if (Param == "fail-on-unchecked") {
       Opts.FailOnUnchecked = true;
       continue;
@@ -233,7 +244,8 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       continue;
     return invalidParameter("align-guard-audit", Param,
                             "expected table, json, sarif, output=FILE, all, "
-                            "fail-on-unchecked, entry=GLOB, exclude=GLOB or "
+                            "system, system-prefix=DIR, fail-on-unchecked, "
+                            "plan, entry=GLOB, exclude=GLOB or "
                             "ignorelist=FILE");
   }
   return Opts;
@@ -249,6 +261,7 @@ bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
   return A.Format == B.Format && A.Output == B.Output && A.All == B.All &&
+         A.System == B.System && A.SystemPrefixes == B.SystemPrefixes &&
          A.FailOnUnchecked == B.FailOnUnchecked && A.Plan == B.Plan &&
          A.Guard == B.Guard;
 }
@@ -312,6 +325,8 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
     OS << LS << "output=" << Opts.Output;
   if (Opts.All)
     OS << LS << "all";
+  if (Opts.System)
+    OS << LS << "system";
   if (Opts.FailOnUnchecked)
     OS << LS << "fail-on-unchecked";
   if (Opts.Plan)
@@ -322,6 +337,8 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
     printAction(OS, LS, Opts.Guard);
   printGuardWords(OS, LS, Opts.Guard);
   printScope(OS, LS, Opts.Guard);
+  for (const std::string &Prefix : Opts.SystemPrefixes)
+    OS << LS << "system-prefix=" << Prefix;
 }
 
 bool matchPassName(StringRef Name, StringRef PassName, StringRef &Params) {

@@ -100,17 +100,27 @@ void printAlignGuardOptions(llvm::raw_ostream &OS,
 enum class AuditFormat { Table, JSON, SARIF };
 
 /// The parameters of `align-guard-audit<table|json|sarif;output=FILE;all;
-/// fail-on-unchecked;plan;ACTION;accesses;type-alignment;loads;entry=GLOB;
-/// exclude=GLOB;ignorelist=FILE>`, ACTION
+/// system;fail-on-unchecked;plan;ACTION;accesses;type-alignment;loads;
+/// entry=GLOB;exclude=GLOB;ignorelist=FILE;system-prefix=DIR>`, ACTION
 /// one of align-guard's (abort, trap, recover, return=N, fallback).
 struct AuditOptions {
   AuditFormat Format = AuditFormat::Table;
   /// Where the report goes; empty: the table to stderr, JSON and SARIF to
-  /// stdout. `%m` is replaced by the module's source file name, so one
-  /// clang build writes one file per translation unit.
+  /// stdout. `%m` is replaced by the module's source_filename made into one
+  /// file name: `.` components dropped, `..` ones written `up`, the rest
+  /// joined with `_` (/src/a/k.c -> src_a_k.c, ../k.c -> up_k.c), so one
+  /// clang build writes one file per translation unit, even for two
+  /// sources of one name in different directories.
   std::string Output;
   /// List every promise, not only the unchecked and unsupported ones.
   bool All = false;
+  /// `system`: also list (and count) the promises in system headers
+  /// (AuditReport.h, isSystemPath); by default they are left out and only
+  /// counted as `system` in the summary.
+  bool System = false;
+  /// `system-prefix=DIR`, repeatable: more directories whose files count as
+  /// system headers, besides the default ones.
+  std::vector<std::string> SystemPrefixes;
   /// Fail the run (an error diagnostic) when a promise is unchecked.
   bool FailOnUnchecked = false;
   /// `plan`: also report what align-guard with the options Guard would do.
@@ -132,14 +142,16 @@ llvm::Expected<AuditOptions> parseAuditOptions(llvm::StringRef Params);
 
 /// Prints the parameter text of `align-guard-audit<...>` (without the
 /// brackets), ';'-separated, in this order: the format word (always:
-/// `table`, `json` or `sarif`), `output=FILE`, `all`, `fail-on-unchecked`,
-/// `plan`, Guard's action word (with `plan`, always; without, only when it
-/// is not `abort`), `accesses`, `type-alignment` and `loads` (Guard's), then
-/// `entry=GLOB` and `exclude=GLOB` once per glob of EntryGlobs and
-/// ExcludeGlobs in order, then `ignorelist=FILE` (Guard's):
+/// `table`, `json` or `sarif`), `output=FILE`, `all`, `system`,
+/// `fail-on-unchecked`, `plan`, Guard's action word (with `plan`, always;
+/// without, only when it is not `abort`), `accesses`, `type-alignment` and
+/// `loads` (Guard's), then `entry=GLOB` and `exclude=GLOB` once per glob of
+/// EntryGlobs and ExcludeGlobs in order, then `ignorelist=FILE` (Guard's),
+/// then `system-prefix=DIR` once per prefix in order:
 ///
 ///   table
-///   sarif;output=x.json;all;fail-on-unchecked;plan;fallback
+///   sarif;output=x.json;all;system;fail-on-unchecked;plan;fallback
+///   json;system-prefix=/opt/sdk/include
 void printAuditOptions(llvm::raw_ostream &OS, const AuditOptions &Opts);
 
 /// True when Name is `PassName` or `PassName<params>`; sets Params to the

@@ -9,6 +9,9 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -62,6 +65,35 @@ DebugLoc promiseOriginLoc(const AlignmentPromise &A) {
     break;
   }
   return promiseDebugLoc(A);
+}
+
+std::string promiseFingerprint(const PromiseDescription &D) {
+  auto Constant = [](const auto &V) {
+    return V ? std::to_string(*V) : std::string("run-time");
+  };
+  std::string Alignment = Constant(D.Alignment), Offset = Constant(D.Offset);
+  MD5 Hash;
+  for (StringRef Part :
+       {StringRef(D.Function), promiseKindName(D.Kind), StringRef(D.Subject),
+        StringRef(Alignment), StringRef(Offset), sys::path::filename(D.File)}) {
+    Hash.update(Part);
+    Hash.update(ArrayRef<uint8_t>(uint8_t(0)));
+  }
+  MD5::MD5Result Result;
+  Hash.final(Result);
+  return Result.digest().substr(0, 16).str();
+}
+
+std::string absoluteSourcePath(StringRef Directory, StringRef File) {
+  if (File.empty())
+    return "";
+  SmallString<256> Path;
+  if (!sys::path::is_absolute(File))
+    Path = Directory;
+  sys::path::append(Path, File);
+  sys::fs::make_absolute(Path);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
 }
 
 std::string describeLocation(const DebugLoc &DL) {
@@ -130,7 +162,10 @@ PromiseDescription describePromise(const AlignmentPromise &A,
     D.File = Loc->getFilename().str();
     D.Line = Loc.getLine();
     D.Column = Loc.getCol();
+    D.Path = absoluteSourcePath(Loc->getDirectory(), Loc->getFilename());
   }
+  if (const DISubprogram *SP = A.F->getSubprogram())
+    D.FunctionPath = absoluteSourcePath(SP->getDirectory(), SP->getFilename());
   if (DebugLoc Loc = promiseOriginLoc(A)) {
     D.PromisedFile = Loc->getFilename().str();
     D.PromisedLine = Loc.getLine();

@@ -41,6 +41,11 @@ struct PromiseDescription {
   std::optional<int64_t> Offset;     ///< none when only known at run time
   std::string File;                  ///< empty without debug info
   unsigned Line = 0, Column = 0;
+  /// File as an absolute, normalised path (its DIFile's directory joined
+  /// with its name, `.` and `..` removed); empty without debug info.
+  std::string Path;
+  /// The same for the file of the function's DISubprogram; empty without.
+  std::string FunctionPath;
   /// Where the promise was written (promiseOriginLoc); often the place
   /// above. Empty without debug info.
   std::string PromisedFile;
@@ -62,6 +67,19 @@ llvm::DebugLoc promiseDebugLoc(const AlignmentPromise &A);
 /// call's return promise (empty when the callee has none), the function's
 /// for its parameters and its own return; else promiseDebugLoc(A).
 llvm::DebugLoc promiseOriginLoc(const AlignmentPromise &A);
+
+/// A finding's identity across unrelated edits: the first 16 hex digits of
+/// the MD5 (llvm::MD5: the same on every LLVM) of the demangled function,
+/// the kind, the subject, the alignment (or `run-time`), the offset (or
+/// `run-time`) and the base name of File, NUL-separated. No line, column or
+/// status: a line inserted above the promise, or a check added for it,
+/// keeps its fingerprint.
+std::string promiseFingerprint(const PromiseDescription &D);
+
+/// Directory joined with File (unless File is absolute), made absolute
+/// against the current directory if the debug info says none, with `.` and
+/// `..` removed; empty when File is.
+std::string absoluteSourcePath(llvm::StringRef Directory, llvm::StringRef File);
 
 /// ` at file:line` for a message, or "" without debug info.
 std::string describeLocation(const llvm::DebugLoc &DL);

@@ -562,7 +562,10 @@ def one_run(args, path, name, text_in, action, accesses, tmp):
         raise ToolFailure("%s: the audit failed (exit %d): %s\n  %s" % (
             label, a.returncode, a.stderr.strip(), " ".join(audit_cmd)))
     try:
-        findings = json.loads(a.stdout)["assumptions"]
+        # One entry per promise: a merged finding stands for `occurrences`
+        # promises identical but for their location (plan included).
+        findings = [f for f in json.loads(a.stdout)["assumptions"]
+                    for _ in range(f["occurrences"])]
     except (ValueError, KeyError) as e:
         raise ToolFailure("%s: the audit's output is not its JSON: %s" % (
             label, e))

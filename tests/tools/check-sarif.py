@@ -2,12 +2,19 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Validate a SARIF log against the required fields of the SARIF 2.1.0
 schema (sarifLog, run, tool, toolComponent, result, message, location,
-physicalLocation, artifactLocation, region, suppression) and print one
-line per result:
+physicalLocation, artifactLocation, region, suppression), and what
+AlignGuard's logs add for code-scanning tools (tool.driver.version,
+semanticVersion and informationUri; each rule's name, descriptions, helpUri
+and defaultConfiguration; each result's partialFingerprints, occurrenceCount
+only above 1, invocations), and print one line per result:
 
-  RULE LEVEL URI:LINE:COL | MESSAGE [| suppressed KIND: JUSTIFICATION]
+  RULE LEVEL URI:LINE:COL | MESSAGE [| suppressed KIND: JUSTIFICATION] [| xCOUNT]
+
+With --fingerprints, `FINGERPRINT RULE MESSAGE` instead (AlignGuard's
+partialFingerprints["alignguard/v1"]).
 """
 import json
+import re
 import sys
 
 
@@ -16,7 +23,9 @@ def fail(msg):
 
 
 def main():
-    log = json.load(open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin)
+    fingerprints = "--fingerprints" in sys.argv
+    args = [a for a in sys.argv[1:] if a != "--fingerprints"]
+    log = json.load(open(args[0]) if args else sys.stdin)
     if log.get("version") != "2.1.0":
         fail("version must be \"2.1.0\"")
     if not isinstance(log.get("runs"), list) or not log["runs"]:
@@ -29,6 +38,26 @@ def main():
         for r in driver.get("rules", []):
             if not isinstance(r.get("id"), str):
                 fail("rule.id is required")
+        if driver.get("rules"):
+            # AlignGuard's own log (the driver's empty one has no rules).
+            for key in ("version", "semanticVersion"):
+                if not re.fullmatch(r"\d+\.\d+\.\d+.*", str(driver.get(key))):
+                    fail("tool.driver.%s %r" % (key, driver.get(key)))
+            if not re.match(r"[a-z]+://", str(driver.get("informationUri"))):
+                fail("tool.driver.informationUri must be an absolute URI")
+            for r in driver["rules"]:
+                if not re.fullmatch(r"[A-Z][A-Za-z]+", str(r.get("name"))):
+                    fail("rule.name %r is not CamelCase" % r.get("name"))
+                for key in ("shortDescription", "fullDescription"):
+                    if not isinstance(r.get(key, {}).get("text"), str):
+                        fail("rule.%s.text is required" % key)
+                if not re.match(r"[a-z]+://", str(r.get("helpUri"))):
+                    fail("rule.helpUri must be an absolute URI")
+                if r.get("defaultConfiguration", {}).get("level") not in (
+                        "none", "note", "warning", "error"):
+                    fail("rule.defaultConfiguration.level %r" % r.get("defaultConfiguration"))
+            if run.get("invocations") != [{"executionSuccessful": True}]:
+                fail("invocations must be [{\"executionSuccessful\": true}]")
         for res in run.get("results", []):
             msg = res.get("message")
             if not isinstance(msg, dict) or not isinstance(msg.get("text"), str):
@@ -53,6 +82,14 @@ def main():
                         fail("region.%s must be an integer >= 1" % key)
                 where = "%s:%s:%s" % (art["uri"], region.get("startLine"),
                                       region.get("startColumn"))
+            if driver.get("rules"):
+                fps = res.get("partialFingerprints")
+                if not isinstance(fps, dict) or not re.fullmatch(
+                        r"[0-9a-f]{16}", str(fps.get("alignguard/v1"))):
+                    fail("result.partialFingerprints[alignguard/v1] must be 16 hex digits")
+            count = res.get("occurrenceCount")
+            if count is not None and (not isinstance(count, int) or count < 2):
+                fail("occurrenceCount %r: only given when above 1" % count)
             suppressed = ""
             sups = res.get("suppressions", [])
             if not isinstance(sups, list):
@@ -64,8 +101,13 @@ def main():
                     fail("suppression.status %r" % sup.get("status"))
                 suppressed += " | suppressed %s: %s" % (sup["kind"],
                                                         sup.get("justification"))
-            print("%s %s %s | %s%s" % (res["ruleId"], res.get("level", "warning"),
-                                       where, msg["text"], suppressed))
+            if fingerprints:
+                print("%s %s %s" % (res.get("partialFingerprints", {}).get(
+                    "alignguard/v1"), res["ruleId"], msg["text"]))
+                continue
+            print("%s %s %s | %s%s%s" % (res["ruleId"], res.get("level", "warning"),
+                                         where, msg["text"], suppressed,
+                                         "" if count is None else " | x%d" % count))
 
 
 if __name__ == "__main__":

@@ -295,7 +295,15 @@ INSTANTIATE_TEST_SUITE_P(
                   "json;all;ignorelist=ubsan.txt"},
         PrintCase{"ignorelist=u.txt;type-alignment;json",
                   "json;type-alignment;ignorelist=u.txt"},
-        PrintCase{"loads;sarif;plan", "sarif;plan;abort;loads"}),
+        PrintCase{"loads;sarif;plan", "sarif;plan;abort;loads"},
+        PrintCase{"system;json", "json;system"},
+        PrintCase{"fail-on-unchecked;system;all",
+                  "table;all;system;fail-on-unchecked"},
+        // Prefixes last, once each in order.
+        PrintCase{"system-prefix=/opt/b;json;system-prefix=/opt/a;entry=k",
+                  "json;entry=k;system-prefix=/opt/b;system-prefix=/opt/a"},
+        PrintCase{"system-prefix=sdk/include;ignorelist=u.txt;system",
+                  "table;system;ignorelist=u.txt;system-prefix=sdk/include"}),
     caseName<PrintCase>);
 
 // --- The audit's plan and the guard's words it takes ---
@@ -376,8 +384,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         InvalidCase{"xml", "invalid align-guard-audit pass parameter 'xml': "
                            "expected table, json, sarif, output=FILE, all, "
-                           "fail-on-unchecked, entry=GLOB, exclude=GLOB or "
+                           "system, system-prefix=DIR, fail-on-unchecked, "
+                           "plan, entry=GLOB, exclude=GLOB or "
                            "ignorelist=FILE"},
+        InvalidCase{"json;system-prefix=",
+                    "invalid align-guard-audit pass parameter "
+                    "'system-prefix=': expected system-prefix=DIR"},
         InvalidCase{"json;sarif",
                     "invalid align-guard-audit pass parameter 'sarif': "
                     "conflicts with 'json'; give one format"},
@@ -429,8 +441,9 @@ TEST(AlignGuardAccessesOnly, ParsesPrintsAndIsNotTheAudits) {
   ASSERT_FALSE(static_cast<bool>(Audit));
   EXPECT_EQ(llvm::toString(Audit.takeError()),
             "invalid align-guard-audit pass parameter 'accesses-only': "
-            "expected table, json, sarif, output=FILE, all, "
-            "fail-on-unchecked, entry=GLOB, exclude=GLOB or ignorelist=FILE");
+            "expected table, json, sarif, output=FILE, all, system, "
+            "system-prefix=DIR, fail-on-unchecked, plan, entry=GLOB, "
+            "exclude=GLOB or ignorelist=FILE");
 }
 
 } // namespace

@@ -5,13 +5,13 @@
 // programs/align-value-param.c; an attribute from -O1 on), an assume_aligned function's result,
 // and a struct field through debug info (b->data).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env ALIGNGUARD_PIPELINE='align-guard-audit<json;all;output=%t/%m.json>' %clang-ag -O1 -g -c %s -o %t/a.o
-// RUN: env ALIGNGUARD_PIPELINE='align-guard-audit<json;all;output=%t/%m.json>' %clang-ag -O0 -g -c %S/Inputs/second-tu.c -o %t/b.o
+// RUN: cd %S && env ALIGNGUARD_PIPELINE='align-guard-audit<json;all;output=%t/%m.json>' %clang-ag -O1 -g -c clang-build.c -o %t/a.o
+// RUN: cd %S && env ALIGNGUARD_PIPELINE='align-guard-audit<json;all;output=%t/%m.json>' %clang-ag -O0 -g -c Inputs/second-tu.c -o %t/b.o
 // RUN: %python %tools/audit-json.py %t/clang-build.c.json | FileCheck %s
-// RUN: %python %tools/audit-json.py %t/second-tu.c.json | FileCheck %s --check-prefix=SECOND
+// RUN: %python %tools/audit-json.py %t/Inputs_second-tu.c.json | FileCheck %s --check-prefix=SECOND
 // Instrumenting the same build: the assumes are guarded, the promise made
 // by assume_aligned's callee stays unchecked.
-// RUN: env ALIGNGUARD_PIPELINE='align-guard,align-guard-audit<json;all;output=%t/guarded-%m.json>' %clang-ag -O1 -g -c %s -o %t/a2.o
+// RUN: cd %S && env ALIGNGUARD_PIPELINE='align-guard,align-guard-audit<json;all;output=%t/guarded-%m.json>' %clang-ag -O1 -g -c clang-build.c -o %t/a2.o
 // RUN: %python %tools/audit-json.py %t/guarded-clang-build.c.json | FileCheck %s --check-prefix=GUARDED
 
 struct buf {

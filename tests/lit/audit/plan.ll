@@ -30,14 +30,16 @@
 ; AUDIT-NEXT:   "site": 0,
 ; AUDIT-NEXT:   "action": "fallback",
 ; AUDIT-NEXT:   "placement": "hoisted",
+; The two accesses of %p are one finding (identical, plan included, but
+; for their place) that stands for two promises.
 ; AUDIT:      "function": "two",
 ; AUDIT:      "plan": {
 ; AUDIT-NEXT:   "check": true,
 ; AUDIT-NEXT:   "site": 0,
-; AUDIT:      "function": "two",
-; AUDIT:      "plan": {
-; AUDIT-NEXT:   "check": true,
-; AUDIT-NEXT:   "site": 0,
+; AUDIT:      "occurrences": 2,
+; AUDIT-NOT:  "function": "two",
+; AUDIT:      "summary": {
+; AUDIT-NEXT:   "total": 4,
 
 ; GUARD: remark: {{.*}} access on argument #0 'in' checked at site 0 (fallback, hoisted)
 ; GUARD: remark: {{.*}} access on argument #1 'out' checked at site 0 (fallback, hoisted)

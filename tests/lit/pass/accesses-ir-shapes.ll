@@ -19,8 +19,9 @@
 ; CHECK-NOT:     and i64 {{%.*}}, 15
 ; CHECK:         ret <4 x float>
 
-; AUDIT: guarded access two | argument #0 'p' | arg=0 align=16 offset=0 | - | None | in-place
-; AUDIT: guarded access two | argument #0 'p' | arg=0 align=16 offset=0 | - | None | in-place
+; The two accesses of @two are one finding, identical but for their place.
+; AUDIT: guarded access two | argument #0 'p' | arg=0 align=16 offset=0 | - | None | in-place | x2
+; AUDIT-NOT: guarded access two
 ; AUDIT: guarded access straight | argument #0 'p' | arg=0 align=16 offset=0 | - | None | in-place
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
