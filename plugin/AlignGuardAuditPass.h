@@ -14,6 +14,10 @@
 //   unchecked    nothing does: the optimiser trusts the caller
 //   unsupported  an odd promise, with the reason
 //
+// What is listed is decided once (AuditReport.h, decideListing): promises
+// in system headers left out unless `system`, identical findings merged
+// into one with its number of occurrences, each with its fingerprint.
+//
 //   opt -load-pass-plugin=AlignGuard.so -passes='align-guard-audit<json;all>'
 //       -disable-output kernel.ll
 //
