@@ -495,15 +495,22 @@ PreservedAnalyses AlignGuardAuditPass::run(Module &M,
     Write(Opts.Format == AuditFormat::Table ? errs() : outs());
   } else {
     std::string Path = outputPath(Opts.Output, M);
+    // The directory of `output=audit/%m.json` is made as needed: a build
+    // writes one file per translation unit into it.
     std::error_code EC;
-    raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+    StringRef Dir = sys::path::parent_path(Path);
+    if (!Dir.empty())
+      EC = sys::fs::create_directories(Dir);
+    std::optional<raw_fd_ostream> OS;
+    if (!EC)
+      OS.emplace(Path, EC, sys::fs::OF_Text);
     if (EC)
       diagnose(M.getContext(),
                "align-guard-audit: cannot write '" + Path +
                    "': " + EC.message(),
                DS_Error);
     else
-      Write(OS);
+      Write(*OS);
   }
 
   unsigned Unchecked = Report.Summary.Unchecked;

@@ -402,7 +402,7 @@ void writeAuditSARIF(raw_ostream &OS, const AuditReport &R) {
     if (F.Status == AuditStatus::Suppressed)
       Result["suppressions"] =
           json::Array{json::Object{{"kind", F.SuppressionKind},
-                                   {"status", "accepted"},
+                                   {"state", "accepted"},
                                    {"justification", F.Reason}}};
     Results.push_back(std::move(Result));
   }

@@ -10,8 +10,8 @@ With --fingerprints, one line per finding instead: `FINGERPRINT STATUS KIND
 FUNCTION | SUBJECT` (no location, for comparing two builds).
 
 The contract (README, "Audit JSON"): exactly these keys and types. Exits 1
-with the first violation. Reads a file or stdin; also accepts the combined
-output of `scripts/alignguard audit --json` ({"files": [...]}).
+with the first violation. Reads a file or stdin (none or `-`); also accepts
+the combined output of `scripts/alignguard audit --json` ({"files": [...]}).
 """
 import json
 import os
@@ -89,8 +89,12 @@ def check_module(doc, where):
     seen = set()
     for i, a in enumerate(doc["assumptions"]):
         w = "%s: assumptions[%d]" % (where, i)
-        if set(a) != FINDING:
+        # Optional: "plan" (align-guard-audit<plan>), "baseline" (the
+        # driver's --baseline: new or unchanged).
+        if not FINDING <= set(a) or set(a) - FINDING - {"plan", "baseline"}:
             fail("%s: keys %s" % (w, sorted(a)))
+        if a.get("baseline", "new") not in ("new", "unchanged"):
+            fail("%s: baseline %r" % (w, a["baseline"]))
         if not isinstance(a["fingerprint"], str) or not re.fullmatch(r"[0-9a-f]{16}", a["fingerprint"]):
             fail("%s: fingerprint %r must be 16 hex digits" % (w, a["fingerprint"]))
         key = (a["fingerprint"], a["status"], a["reason"], a["placement"],
@@ -155,7 +159,7 @@ def check_module(doc, where):
 
 def main():
     args = [a for a in sys.argv[1:] if a != "--fingerprints"]
-    text = open(args[0]).read() if args else sys.stdin.read()
+    text = open(args[0]).read() if args and args[0] != "-" else sys.stdin.read()
     try:
         doc = json.loads(text)
     except ValueError as e:
