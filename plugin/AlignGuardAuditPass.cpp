@@ -229,6 +229,10 @@ Verdict Auditor::classify(const AlignmentPromise &A) {
     return paramVerdict(*A.Param, *Align);
   case PromiseKind::ReturnAttr:
     if (auto *CB = dyn_cast<CallBase>(A.Inst)) {
+      // The C library's promise, not the kernel's (describe() marks it
+      // system): align-guard leaves it alone for the same reason.
+      if (isLibraryAlignedAllocator(*CB))
+        return {AuditStatus::Unchecked, libraryAllocatorGuarantee(*CB)};
       Function *Callee = CB->getCalledFunction();
       return {AuditStatus::Unchecked,
               "promised by " +
@@ -271,6 +275,9 @@ AuditFinding Auditor::describe(const AlignmentPromise &A, const Verdict &V) {
   Out.Promise = describePromise(A, namerFor(*A.F));
   Out.Status = V.Status;
   Out.Reason = V.Reason;
+  if (A.Kind == PromiseKind::ReturnAttr)
+    if (auto *CB = dyn_cast<CallBase>(A.Inst))
+      Out.LibraryPromise = isLibraryAlignedAllocator(*CB);
   // What align-guard recorded on the promise: an access check's placement,
   // why the requested action could not be used.
   if (A.Guarded && A.Inst)

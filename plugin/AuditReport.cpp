@@ -180,7 +180,8 @@ AuditReport decideListing(std::string Module,
   // suppression, plan), so that a merged finding speaks for each promise.
   std::map<std::string, size_t> First;
   for (AuditFinding &F : Findings) {
-    F.System = isSystemPath(F.Promise.Path, L.SystemPrefixes) ||
+    F.System = F.LibraryPromise ||
+               isSystemPath(F.Promise.Path, L.SystemPrefixes) ||
                isSystemPath(F.Promise.FunctionPath, L.SystemPrefixes);
     if (F.System)
       ++R.Summary.System;

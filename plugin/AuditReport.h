@@ -96,7 +96,12 @@ struct AuditFinding {
 
   // Decided by decideListing; the writers print them as they are.
   std::string Fingerprint;         ///< promiseFingerprint(Promise)
-  bool System = false;             ///< in a system header (isSystemPath)
+  /// The system library's own promise (isLibraryAlignedAllocator: the
+  /// result of aligned_alloc, memalign, aligned operator new): system
+  /// whatever its location.
+  bool LibraryPromise = false;
+  bool System = false; ///< in a system header (isSystemPath), or a
+                       ///< LibraryPromise
   unsigned Occurrences = 1;        ///< identical findings merged into this one
   const AuditRule *Rule = nullptr; ///< the SARIF rule it falls under
   std::string Message;             ///< the SARIF message text

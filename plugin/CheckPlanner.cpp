@@ -144,10 +144,7 @@ std::string Planner::whyNotInScope(const AlignmentPromise &A) const {
       return "a function's own return promise is checked after each call "
              "that relies on it";
     if (isLibraryAlignedAllocator(*cast<CallBase>(A.Inst)))
-      return "the library's guarantee for '" +
-             cast<CallBase>(A.Inst)->getCalledFunction()->getName().str() +
-             "', which LLVM relies on whatever the attributes say: a check "
-             "would be folded away";
+      return libraryAllocatorGuarantee(*cast<CallBase>(A.Inst));
     return "";
   case PromiseKind::ParamAttr:
     if (!Req.IsEntry)

@@ -234,6 +234,13 @@ bool isLibraryAlignedAllocator(const CallBase &CB) {
   return is_contained(Allocators, Callee->getName());
 }
 
+std::string libraryAllocatorGuarantee(const CallBase &CB) {
+  return "the library's guarantee for '" +
+         CB.getCalledFunction()->getName().str() +
+         "', which LLVM relies on whatever the attributes say: a check would "
+         "be folded away";
+}
+
 Instruction *resultCheckPoint(const Instruction &I) {
   Instruction *At = nullptr;
   if (auto *Invoke = dyn_cast<InvokeInst>(&I)) {

@@ -153,6 +153,10 @@ bool isTypeAlignment(const llvm::AttributeList &Attrs, int ArgNo,
 /// attributes say, so align-guard does not check it.
 bool isLibraryAlignedAllocator(const llvm::CallBase &CB);
 
+/// Why a call isLibraryAlignedAllocator is left alone, for the guard's
+/// remark and the audit's reason alike.
+std::string libraryAllocatorGuarantee(const llvm::CallBase &CB);
+
 /// Where the check of the pointer I produces (a call's result, a loaded
 /// pointer) goes: the instruction after I, or the first of an invoke's
 /// normal destination (align-guard gives it a single predecessor first),

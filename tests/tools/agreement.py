@@ -12,7 +12,7 @@ fallback), for a file with over-aligned accesses every action with
 `type` status) abort and recover with `;type-alignment`, this runs the audit
 and the guard on the same input:
 
-  opt -passes='align-guard-audit<json;all;plan;ACTION[;accesses]>' IN.ll
+  opt -passes='align-guard-audit<json;all;system;plan;ACTION[;accesses]>' IN.ll
   opt -passes='align-guard<ACTION[;accesses]>,verify' -S IN.ll -o OUT.ll \\
       -pass-remarks-output=R.yaml
 
@@ -555,7 +555,7 @@ def one_run(args, path, name, text_in, action, accesses, tmp):
     opts = action + (";accesses" if accesses else "")
     label = "%s %s" % (name, opts)
     audit_cmd = [args.opt, "-load-pass-plugin=" + args.plugin,
-                 "-passes=align-guard-audit<json;all;plan;%s>" % opts,
+                 "-passes=align-guard-audit<json;all;system;plan;%s>" % opts,
                  "-disable-output", path]
     a = run(audit_cmd)
     if a.returncode != 0:
