@@ -93,15 +93,15 @@ struct AuditFinding {
   /// (`external`: the ignorelist, `inSource`: the annotation); Reason
   /// holds the rule.
   std::string SuppressionKind;
-
-  // Decided by decideListing; the writers print them as they are.
-  std::string Fingerprint;         ///< promiseFingerprint(Promise)
   /// The system library's own promise (isLibraryAlignedAllocator: the
   /// result of aligned_alloc, memalign, aligned operator new): system
   /// whatever its location.
   bool LibraryPromise = false;
-  bool System = false; ///< in a system header (isSystemPath), or a
-                       ///< LibraryPromise
+
+  // Decided by decideListing; the writers print them as they are.
+  std::string Fingerprint;         ///< promiseFingerprint(Promise)
+  bool System = false;             ///< in a system header (isSystemPath), or a
+                                   ///< LibraryPromise
   unsigned Occurrences = 1;        ///< identical findings merged into this one
   const AuditRule *Rule = nullptr; ///< the SARIF rule it falls under
   std::string Message;             ///< the SARIF message text
