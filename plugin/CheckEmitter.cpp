@@ -504,10 +504,15 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
   if (!S.Policy.isTerminal())
     return dropPromises(Assume, S.Promises);
   assert(Assume && "terminal actions keep every promise in an assume");
+  // A legacy condition is kept as a bundle (KeptPromises.h); the audit
+  // still names it by what was written.
+  bool Legacy = all_of(S.Promises, [](const AlignmentPromise *A) {
+    return A->Kind == PromiseKind::AssumeICmp;
+  });
   if (!(Assume = keepCheckedBundles(*Assume, S.Promises)))
     return; // it promised only what the checks' branches now say
   GuardNote Note;
-  if (S.Kind != SiteKind::Assume)
+  if (S.Kind != SiteKind::Assume || Legacy)
     Note.MadeFrom = S.Promises.front()->Kind;
   Note.Downgrade = S.Policy.Downgrade;
   writeGuardNote(*Assume, Note);

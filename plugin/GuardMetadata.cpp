@@ -12,7 +12,8 @@ namespace alignguard {
 
 /// The kinds an assume can be made from (GuardNote::MadeFrom).
 static constexpr PromiseKind Origins[] = {
-    PromiseKind::ParamAttr, PromiseKind::ReturnAttr, PromiseKind::LoadMetadata};
+    PromiseKind::ParamAttr, PromiseKind::ReturnAttr, PromiseKind::LoadMetadata,
+    PromiseKind::AssumeICmp};
 
 StringRef checkPlacementName(CheckPlacement P) {
   switch (P) {

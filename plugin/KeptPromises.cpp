@@ -17,6 +17,8 @@ STATISTIC(NumNullPromisesDropped,
           "Checked non-power-of-two alignments not kept (the pointer is null)");
 STATISTIC(NumRuntimeAlignmentsKept,
           "Checked run-time alignments kept as select(power of two, A, 1)");
+STATISTIC(NumLegacyPromisesKeptAsBundles,
+          "Checked legacy icmp promises kept as \"align\" bundles");
 
 namespace alignguard {
 namespace {
@@ -67,14 +69,36 @@ CallInst *keepCheckedBundles(CallInst &Assume,
     ++NumRuntimeAlignmentsKept;
     Changed = true;
   }
+  // A checked legacy promise, `assume((ptrtoint %p - off) & (A-1) == 0)`:
+  // the check's branch tests the same condition, so EarlyCSE and
+  // InstCombine fold the assume to `assume(true)` and delete it before
+  // AlignmentFromAssumptions reads it, and the aligned path lost the
+  // promise (vector accesses at `align 4`). As a bundle it stays.
+  bool ConditionKept = true;
+  for (const AlignmentPromise *A : Checked) {
+    auto *C = dyn_cast_or_null<ConstantInt>(A->Alignment);
+    if (A->Kind != PromiseKind::AssumeICmp || A->Assume != &Assume || !C ||
+        !C->getValue().isPowerOf2() || !A->Pointer->getType()->isPointerTy() ||
+        !isa<ICmpInst>(Assume.getArgOperand(0)))
+      continue;
+    std::vector<Value *> Inputs = {A->Pointer, A->Alignment};
+    if (A->Offset)
+      Inputs.push_back(A->Offset);
+    Keep.emplace_back("align", Inputs);
+    ConditionKept = false;
+    Changed = true;
+    ++NumLegacyPromisesKeptAsBundles;
+  }
   if (!Changed)
     return &Assume;
-  bool CondTrue =
-      PatternMatch::match(Assume.getArgOperand(0), PatternMatch::m_One());
+  bool CondTrue = !ConditionKept || PatternMatch::match(Assume.getArgOperand(0),
+                                                        PatternMatch::m_One());
   CallInst *Kept = nullptr;
   if (!Keep.empty() || !CondTrue) {
     Kept = compat::cloneCallWithBundles(&Assume, Keep);
     Kept->copyMetadata(Assume);
+    if (!ConditionKept)
+      Kept->setArgOperand(0, ConstantInt::getTrue(Assume.getContext()));
   }
   Assume.eraseFromParent();
   return Kept;

@@ -18,7 +18,15 @@
 //                                 was one, and never one that constant
 //                                 propagation can turn into alignment 0.
 //
-// A constant power-of-two alignment (the usual case) is left as it is.
+// A constant power-of-two alignment (the usual case) is left as it is. A
+// legacy promise becomes a bundle:
+//
+//   assume(icmp eq (and (ptrtoint %p - off), A-1), 0)
+//                                 assume(true) ["align"(%p, A[, off])]: the
+//                                 check's branch tests the same condition,
+//                                 so the condition would fold to true and
+//                                 the promise be gone before
+//                                 AlignmentFromAssumptions reads it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_KEPTPROMISES_H
@@ -31,8 +39,8 @@
 
 namespace alignguard {
 
-/// Puts the bundles of Assume that Checked promises (its "align" bundles
-/// whose checks precede it) in the form above. Returns the assume that holds
+/// Puts the promises of Assume that Checked holds (its "align" bundles and
+/// its legacy condition, whose checks precede it) in the form above. Returns the assume that holds
 /// the promises now: Assume, a copy of it (Assume is erased), or null when
 /// nothing was left to keep (Assume is erased).
 llvm::CallInst *

@@ -1,5 +1,7 @@
 ; The form before operand bundles: llvm.assume of
-; `icmp eq (and (ptrtoint p), 2^k-1), 0`, optionally with an offset.
+; `icmp eq (and (ptrtoint p), 2^k-1), 0`, optionally with an offset. Where
+; the check stops the kernel, the promise stays after it as an "align"
+; bundle (the condition would fold against the check's own test).
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
 ; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
 
@@ -16,7 +18,7 @@ define void @legacy(float* %p) {
 ; CHECK-NEXT:    [[LOW:%.*]] = and i64 [[INT]], 31
 ; CHECK-NEXT:    icmp ne i64 [[LOW]], 0
 ; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 [[INT]], i64 32, i64 0)
-; ABORT:         call void @llvm.assume(i1 %cond), !alignguard.guarded
+; ABORT:         call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %p, i64 32) ], !alignguard.guarded
 ; RECOVER:       call void @__alignguard_report({{.*}}, i64 [[INT]], i64 32, i64 0)
 ; RECOVER-NOT:   call void @llvm.assume
 ; CHECK:         ret void
@@ -32,6 +34,7 @@ define void @legacy_offset(i8* %p) {
 ; CHECK:         [[ADDR:%.*]] = sub i64 {{%.*}}, 8
 ; CHECK-NEXT:    and i64 [[ADDR]], 15
 ; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 16, i64 8)
+; ABORT:         call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %p, i64 16, i64 8) ], !alignguard.guarded
   %int = ptrtoint i8* %p to i64
   %off = sub i64 %int, 8
   %low = and i64 %off, 15
@@ -46,6 +49,7 @@ define void @legacy_add(i8* %p) {
 ; CHECK:         [[ADDR:%.*]] = sub i64 {{%.*}}, -4
 ; CHECK-NEXT:    and i64 [[ADDR]], 63
 ; ABORT:         call void @__alignguard_report_abort({{.*}}, i64 64, i64 -4)
+; ABORT:         call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %p, i64 64, i64 -4) ], !alignguard.guarded
   %int = ptrtoint i8* %p to i64
   %plus = add i64 %int, 4
   %low = and i64 %plus, 63
