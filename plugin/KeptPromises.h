@@ -40,9 +40,9 @@
 namespace alignguard {
 
 /// Puts the promises of Assume that Checked holds (its "align" bundles and
-/// its legacy condition, whose checks precede it) in the form above. Returns the assume that holds
-/// the promises now: Assume, a copy of it (Assume is erased), or null when
-/// nothing was left to keep (Assume is erased).
+/// its legacy condition, whose checks precede it) in the form above. Returns
+/// the assume that holds the promises now: Assume, a copy of it (Assume is
+/// erased), or null when nothing was left to keep (Assume is erased).
 llvm::CallInst *
 keepCheckedBundles(llvm::CallInst &Assume,
                    llvm::ArrayRef<const AlignmentPromise *> Checked);
