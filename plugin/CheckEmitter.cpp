@@ -316,6 +316,7 @@ FailureCall Emitter::failureCall(CheckBuilder &FB, const PreparedCheck &P) {
   Site.Subject = P.C->Subject;
   if (P.C->Alignment != P.C->From->Alignment) // raised by the plan
     Site.Alignment = cast<ConstantInt>(P.C->Alignment)->getZExtValue();
+  FB.SetCurrentDebugLocation(P.Loc);
   Type *I64 = FB.getInt64Ty();
   return {Sites.create(Site), P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
           P.Offset ? FB.CreateTrunc(P.Offset, I64) : FB.getInt64(0), P.Loc};
@@ -328,13 +329,17 @@ FailureCall Emitter::firstFailure(CheckBuilder &FB,
     Calls.push_back(failureCall(FB, P));
   // The last one fails if none before it does (the branch said one does).
   FailureCall Chosen = Calls.back();
+  FB.SetCurrentDebugLocation(Prepared.front().Loc);
   for (size_t I = Prepared.size() - 1; I-- > 0;) {
     Value *Fails = failsAlone(FB, Prepared[I]);
-    Chosen.Site = FB.CreateSelect(Fails, Calls[I].Site, Chosen.Site);
-    Chosen.PtrBits = FB.CreateSelect(Fails, Calls[I].PtrBits, Chosen.PtrBits);
-    Chosen.Alignment =
-        FB.CreateSelect(Fails, Calls[I].Alignment, Chosen.Alignment);
-    Chosen.Offset = FB.CreateSelect(Fails, Calls[I].Offset, Chosen.Offset);
+    // No select between equal values (the same alignment, offset 0).
+    auto Pick = [&](Value *Mine, Value *Later) {
+      return Mine == Later ? Mine : FB.CreateSelect(Fails, Mine, Later);
+    };
+    Chosen.Site = Pick(Calls[I].Site, Chosen.Site);
+    Chosen.PtrBits = Pick(Calls[I].PtrBits, Chosen.PtrBits);
+    Chosen.Alignment = Pick(Calls[I].Alignment, Chosen.Alignment);
+    Chosen.Offset = Pick(Calls[I].Offset, Chosen.Offset);
   }
   Chosen.Loc = Prepared.front().Loc;
   return Chosen;
@@ -448,8 +453,13 @@ void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
     SplitBefore->getParent()->setName("alignguard.ok");
     for (const PreparedCheck &P : Prepared)
       countCheck(P.C->From->Kind);
-    // One check, or a trap (which does not say which): the fail block acts.
-    if (Prepared.size() == 1 || S.Policy.Action == FailureAction::Trap) {
+    // A trap does not say which (no descriptor, no arguments); one check:
+    // the fail block acts.
+    if (S.Policy.Action == FailureAction::Trap) {
+      emitFailure(Fail,
+                  {nullptr, nullptr, nullptr, nullptr, Prepared.front().Loc},
+                  S.Policy);
+    } else if (Prepared.size() == 1) {
       CheckBuilder FB(Fail);
       emitFailure(Fail, failureCall(FB, Prepared.front()), S.Policy);
     } else if (Terminal) {
