@@ -71,6 +71,16 @@ struct PreparedCheck {
   APInt Mask;           ///< then, the alignment - 1
 };
 
+/// What a failure hook is called with: the site descriptor, the pointer's
+/// bits, the alignment and offset (i64), and where the call stands.
+struct FailureCall {
+  Value *Site;
+  Value *PtrBits;
+  Value *Alignment;
+  Value *Offset;
+  DebugLoc Loc;
+};
+
 class Emitter {
 public:
   Emitter(const CheckPlan &Plan, SiteDescriptors &Sites,
@@ -95,7 +105,12 @@ private:
   void emitSite(const CheckSite &S, const Materialized &M);
   PreparedCheck prepare(CheckBuilder &B, const ScalarCheck &C);
   Value *anyFails(CheckBuilder &B, std::vector<PreparedCheck> &Prepared);
-  void emitFailure(Instruction *Term, const PreparedCheck &P,
+  /// The hook's arguments for P, made at FB (on the cold side).
+  FailureCall failureCall(CheckBuilder &FB, const PreparedCheck &P);
+  /// Under a terminal action: the arguments of the first of Prepared that
+  /// fails, chosen by select, so that one call reports it.
+  FailureCall firstFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared);
+  void emitFailure(Instruction *Term, const FailureCall &Call,
                    const FailurePolicy &Policy);
   void finishPromises(const CheckSite &S, CallInst *Assume);
   void finishAccess(const AlignmentPromise &A, const CheckSite &By);
@@ -286,10 +301,54 @@ Function *Emitter::fallbackCopy() const {
   return Copy;
 }
 
-void Emitter::emitFailure(Instruction *Term, const PreparedCheck &P,
+/// P's own test, on the cold side (anyFails may have merged it with
+/// others of its mask).
+Value *failsAlone(CheckBuilder &B, const PreparedCheck &P) {
+  if (!P.HasMask)
+    return P.Bad;
+  Type *Ty = P.Addr->getType();
+  return B.CreateICmpNE(B.CreateAnd(P.Addr, ConstantInt::get(Ty, P.Mask)),
+                        ConstantInt::get(Ty, 0));
+}
+
+FailureCall Emitter::failureCall(CheckBuilder &FB, const PreparedCheck &P) {
+  SiteInfo Site = SiteInfo::from(Plan.describe(P.C->From));
+  Site.Subject = P.C->Subject;
+  if (P.C->Alignment != P.C->From->Alignment) // raised by the plan
+    Site.Alignment = cast<ConstantInt>(P.C->Alignment)->getZExtValue();
+  FB.SetCurrentDebugLocation(P.Loc);
+  Type *I64 = FB.getInt64Ty();
+  return {Sites.create(Site), P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
+          P.Offset ? FB.CreateTrunc(P.Offset, I64) : FB.getInt64(0), P.Loc};
+}
+
+FailureCall Emitter::firstFailure(CheckBuilder &FB,
+                                  ArrayRef<PreparedCheck> Prepared) {
+  std::vector<FailureCall> Calls;
+  for (const PreparedCheck &P : Prepared)
+    Calls.push_back(failureCall(FB, P));
+  // The last one fails if none before it does (the branch said one does).
+  FailureCall Chosen = Calls.back();
+  FB.SetCurrentDebugLocation(Prepared.front().Loc);
+  for (size_t I = Prepared.size() - 1; I-- > 0;) {
+    Value *Fails = failsAlone(FB, Prepared[I]);
+    // No select between equal values (the same alignment, offset 0).
+    auto Pick = [&](Value *Mine, Value *Later) {
+      return Mine == Later ? Mine : FB.CreateSelect(Fails, Mine, Later);
+    };
+    Chosen.Site = Pick(Calls[I].Site, Chosen.Site);
+    Chosen.PtrBits = Pick(Calls[I].PtrBits, Chosen.PtrBits);
+    Chosen.Alignment = Pick(Calls[I].Alignment, Chosen.Alignment);
+    Chosen.Offset = Pick(Calls[I].Offset, Chosen.Offset);
+  }
+  Chosen.Loc = Prepared.front().Loc;
+  return Chosen;
+}
+
+void Emitter::emitFailure(Instruction *Term, const FailureCall &FC,
                           const FailurePolicy &Policy) {
   CheckBuilder FB(Term);
-  FB.SetCurrentDebugLocation(P.Loc);
+  FB.SetCurrentDebugLocation(FC.Loc);
   SmallVector<OperandBundleDef, 1> Bundles;
   if (Policy.Funclet)
     Bundles.emplace_back("funclet", Policy.Funclet);
@@ -301,16 +360,9 @@ void Emitter::emitFailure(Instruction *Term, const PreparedCheck &P,
                   : Policy.Action == FailureAction::Fallback
                       ? HookKind::Fallback
                       : HookKind::Report;
-  SiteInfo Site = SiteInfo::from(Plan.describe(P.C->From));
-  Site.Subject = P.C->Subject;
-  if (P.C->Alignment != P.C->From->Alignment) // raised by the plan
-    Site.Alignment = cast<ConstantInt>(P.C->Alignment)->getZExtValue();
-  Type *I64 = FB.getInt64Ty();
-  CallInst *Call = FB.CreateCall(
-      getHook(*F.getParent(), Kind, Sites.pointerType()),
-      {Sites.create(Site), P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
-       P.Offset ? FB.CreateTrunc(P.Offset, I64) : FB.getInt64(0)},
-      Bundles);
+  CallInst *Call =
+      FB.CreateCall(getHook(*F.getParent(), Kind, Sites.pointerType()),
+                    {FC.Site, FC.PtrBits, FC.Alignment, FC.Offset}, Bundles);
   if (Kind == HookKind::Abort)
     Call->setDoesNotReturn();
 
@@ -337,7 +389,7 @@ void Emitter::emitFailure(Instruction *Term, const PreparedCheck &P,
   ++NumEarlyReturns;
   FB.SetInsertPoint(Term);
   Instruction *Ret = Result ? FB.CreateRet(Result) : FB.CreateRetVoid();
-  Ret->setDebugLoc(P.Loc);
+  Ret->setDebugLoc(FC.Loc);
   Term->eraseFromParent();
 }
 
@@ -401,25 +453,34 @@ void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
     SplitBefore->getParent()->setName("alignguard.ok");
     for (const PreparedCheck &P : Prepared)
       countCheck(P.C->From->Kind);
-    // One check, or a trap (which does not say which): the fail block acts.
-    if (Prepared.size() == 1 || S.Policy.Action == FailureAction::Trap) {
-      emitFailure(Fail, Prepared.front(), S.Policy);
+    // A trap does not say which (no descriptor, no arguments); one check:
+    // the fail block acts.
+    if (S.Policy.Action == FailureAction::Trap) {
+      emitFailure(Fail,
+                  {nullptr, nullptr, nullptr, nullptr, Prepared.front().Loc},
+                  S.Policy);
+    } else if (Prepared.size() == 1) {
+      CheckBuilder FB(Fail);
+      emitFailure(Fail, failureCall(FB, Prepared.front()), S.Policy);
+    } else if (Terminal) {
+      // Several, and the first failure ends the call: one hook call with
+      // the first failing check's arguments, chosen by select. One cold
+      // block, no chain of calls, so nothing of the cold side (a frame,
+      // saved registers) reaches the hot path.
+      CheckBuilder FB(Fail);
+      emitFailure(Fail, firstFailure(FB, Prepared), S.Policy);
     } else {
-      // Several: the cold side tests them one by one to find the culprit.
+      // Several under recover: each failing pointer is reported, one by
+      // one, and the kernel goes on.
       for (PreparedCheck &P : Prepared) {
         CheckBuilder CB(Fail);
         CB.SetCurrentDebugLocation(P.Loc);
-        Value *Cond = P.Bad;
-        if (P.HasMask) {
-          Type *Ty = P.Addr->getType();
-          Cond = CB.CreateICmpNE(
-              CB.CreateAnd(P.Addr, ConstantInt::get(Ty, P.Mask)),
-              ConstantInt::get(Ty, 0));
-        }
-        Instruction *Then = splitOn(Cond, Fail, Terminal, P.Loc, nullptr);
+        Instruction *Then =
+            splitOn(failsAlone(CB, P), Fail, Terminal, P.Loc, nullptr);
         Then->getParent()->setName("alignguard.culprit");
         Fail->getParent()->setName("alignguard.next");
-        emitFailure(Then, P, S.Policy);
+        CheckBuilder FB(Then);
+        emitFailure(Then, failureCall(FB, P), S.Policy);
       }
     }
   }

@@ -29,6 +29,7 @@ opt = os.path.join(config.llvm_bin, "opt")
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%opt-ag", "%s -load-pass-plugin=%s" % (opt, config.plugin)))
 config.substitutions.append(("%opt", opt))
+config.substitutions.append(("%llc", os.path.join(config.llvm_bin, "llc")))
 clang_flags = "-fpass-plugin=%s -I%s" % (config.plugin, config.runtime_include)
 config.substitutions.append(("%clang-ag", "%s %s" % (config.clang, clang_flags)))
 # What `-mllvm -alignguard-pipeline=` needs besides -fpass-plugin: before

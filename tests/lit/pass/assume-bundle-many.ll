@@ -1,6 +1,9 @@
-; All "align" bundles of one assume are checked with one branch; the cold
-; side finds which failed. The other bundles stay. In recover mode only the
-; checked "align" bundles go, and every failing pointer is reported.
+; All "align" bundles of one assume are checked with one branch. On the cold
+; side, under abort (and return=N, fallback: cold-side-select.ll) one call
+; reports the first that failed, its arguments chosen by select; in recover
+; mode the cold side tests them one by one and every failing pointer is
+; reported. The other bundles stay. In recover mode only the checked "align"
+; bundles go.
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
 ; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
 ; RUN: %opt-ag -passes='align-guard<trap>,verify' -S %s | FileCheck %s --check-prefix=TRAP
@@ -20,21 +23,27 @@ define void @many(i8* %a, i8* %b) {
 ; CHECK:       alignguard.fail:
 ; CHECK-NEXT:    [[AL2:%.*]] = and i64 [[A]], 63
 ; CHECK-NEXT:    [[ABAD2:%.*]] = icmp ne i64 [[AL2]], 0
-; CHECK-NEXT:    br i1 [[ABAD2]], label %alignguard.culprit, label %alignguard.next
-; CHECK:       alignguard.culprit:
-; ABORT-NEXT:    call void @__alignguard_report_abort({{.*}}, i64 [[A]], i64 64, i64 0)
+; Abort: one call, with a's arguments if a fails, else b's (the branch said
+; one of them does).
+; ABORT-NEXT:    [[SITE:%.*]] = select i1 [[ABAD2]], {{.*}}@[[SA:__alignguard_site[.0-9]*]]{{( to [^,]*)?}}, {{.*}}@[[SB:__alignguard_site[.0-9]*]]{{[ ),]}}
+; ABORT-NEXT:    [[PTR:%.*]] = select i1 [[ABAD2]], i64 [[A]], i64 [[B]]
+; ABORT-NEXT:    [[ALIGN:%.*]] = select i1 [[ABAD2]], i64 64, i64 32
+; ABORT-NEXT:    call void @__alignguard_report_abort({{i8\*|ptr}} [[SITE]], i64 [[PTR]], i64 [[ALIGN]], i64 0)
 ; ABORT-NEXT:    unreachable
+; ABORT-NOT:     alignguard.culprit
+; ABORT-NOT:     alignguard.next
+; Recover: each failing pointer is reported, one by one.
+; RECOVER-NEXT:  br i1 [[ABAD2]], label %alignguard.culprit, label %alignguard.next
+; RECOVER:       alignguard.culprit:
 ; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[A]], i64 64, i64 0)
 ; RECOVER-NEXT:  br label %alignguard.next
-; CHECK:       alignguard.next:
-; CHECK-NEXT:    [[BL2:%.*]] = and i64 [[B]], 31
-; CHECK-NEXT:    [[BBAD2:%.*]] = icmp ne i64 [[BL2]], 0
-; CHECK-NEXT:    br i1 [[BBAD2]], label %[[CULPRIT_B:[^ ,]*]], label %[[NEXT_B:[^ ,]*]]
-; CHECK:       [[CULPRIT_B]]:
-; ABORT-NEXT:    call void @__alignguard_report_abort({{.*}}, i64 [[B]], i64 32, i64 0)
+; RECOVER:       alignguard.next:
+; RECOVER-NEXT:  [[BL2:%.*]] = and i64 [[B]], 31
+; RECOVER-NEXT:  [[BBAD2:%.*]] = icmp ne i64 [[BL2]], 0
+; RECOVER-NEXT:  br i1 [[BBAD2]], label %[[CULPRIT_B:[^ ,]*]], label %[[NEXT_B:[^ ,]*]]
+; RECOVER:       [[CULPRIT_B]]:
 ; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[B]], i64 32, i64 0)
-; CHECK:       [[NEXT_B]]:
-; ABORT-NEXT:    unreachable
+; RECOVER:       [[NEXT_B]]:
 ; RECOVER-NEXT:  br label %alignguard.ok
 ; CHECK:       alignguard.ok:
 ; ABORT-NEXT:    call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %a, i64 64), "nonnull"({{i8\*|ptr}} %a), "align"({{i8\*|ptr}} %b, i64 32), "ignore"() ], !alignguard.guarded

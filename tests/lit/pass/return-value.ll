@@ -12,12 +12,16 @@ target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 define i32 @k32(float* align 64 %a, float* align 64 %b) {
 ; CHECK-LABEL: define i32 @k32(
 ; CHECK:         br i1 {{%.*}}, label %alignguard.fail, label %alignguard.ok
-; CHECK:       alignguard.culprit:
-; CHECK-NEXT:    call void @__alignguard_report({{.*}}, i64 64, i64 0)
+; One cold block: a's arguments if a fails, else b's (same alignment and
+; offset: only the descriptor and the pointer are selected).
+; CHECK:       alignguard.fail:
+; CHECK-NEXT:    [[AL:%.*]] = and i64 [[A:%ag.ptr[0-9]*]], 63
+; CHECK-NEXT:    [[ABAD:%.*]] = icmp ne i64 [[AL]], 0
+; CHECK-NEXT:    [[SITE:%.*]] = select i1 [[ABAD]], {{.*}}@__alignguard_site{{.*}}, {{.*}}@__alignguard_site
+; CHECK-NEXT:    [[PTR:%.*]] = select i1 [[ABAD]], i64 [[A]], i64 %ag.ptr{{[0-9]*}}
+; CHECK-NEXT:    call void @__alignguard_report({{i8\*|ptr}} [[SITE]], i64 [[PTR]], i64 64, i64 0)
 ; CHECK-NEXT:    ret i32 -1
-; CHECK:       alignguard.culprit{{[0-9]+}}:
-; CHECK-NEXT:    call void @__alignguard_report({{.*}}, i64 64, i64 0)
-; CHECK-NEXT:    ret i32 -1
+; CHECK-NOT:   alignguard.culprit
 ; CHECK:       alignguard.ok:
 ; CHECK-NEXT:    call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %a, i64 64), "align"({{float\*|ptr}} %b, i64 64) ], !alignguard.guarded
 ; CHECK:         ret i32 0
