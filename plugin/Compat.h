@@ -91,6 +91,26 @@ inline llvm::PointerType *bytePtrTy(llvm::LLVMContext &Ctx, unsigned AS = 0) {
 #endif
 }
 
+/// True for a pointer type that names its element type (LLVM 14-16 without
+/// opaque pointers): such types cannot share a function by their name.
+inline bool isTypedPointer(llvm::Type *T) {
+#if LLVM_VERSION_MAJOR >= 17
+  return false;
+#else
+  auto *PT = llvm::dyn_cast<llvm::PointerType>(T);
+  return PT && !PT->isOpaque();
+#endif
+}
+
+/// True for a coroutine that CoroSplit has not split yet.
+inline bool isPresplitCoroutine(const llvm::Function &F) {
+#if LLVM_VERSION_MAJOR >= 15
+  return F.isPresplitCoroutine();
+#else
+  return F.hasFnAttribute("coroutine.presplit");
+#endif
+}
+
 /// The module's target triple (a std::string before LLVM 21, a Triple after).
 inline llvm::Triple targetTriple(const llvm::Module &M) {
   return llvm::Triple(M.getTargetTriple());

@@ -20,6 +20,9 @@
 //     wrappers (_mm256_load_ps, Highway's Load, xsimd's load_aligned) reach
 //     the entry points only then. What pipeline start checked is guarded
 //     there and gets no second check.
+//   - at the optimizer-last extension point, `align-guard-cold-exits`
+//     (ColdExitPass.h): the failing sides that leave the function do so by
+//     a tail call, so that the aligned path sets up no frame for them.
 //
 //   opt -load-pass-plugin=AlignGuard.so -passes='align-guard<recover>' in.ll
 //   ALIGNGUARD_PIPELINE='align-guard<trap>' clang -O2 -fpass-plugin=... k.c
@@ -29,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 #include "AlignGuardAuditPass.h"
 #include "AlignGuardPass.h"
+#include "ColdExitPass.h"
 #include "Compat.h"
 #include "Diagnostics.h"
 #include "Options.h"
@@ -100,6 +104,10 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM) {
   StringRef Params;
   if (matchPassName(Name, "align-guard", Params)) {
     addPass<AlignGuardPass>(MPM, parseAlignGuardOptions(Params));
+    return true;
+  }
+  if (Name == "align-guard-cold-exits") {
+    MPM.addPass(ColdExitPass());
     return true;
   }
   if (matchPassName(Name, "align-guard-audit", Params)) {
@@ -185,6 +193,13 @@ void registerCallbacks(PassBuilder &PB) {
       PB, [](ModulePassManager &MPM, auto /*OptimizationLevel*/) {
         addAfterInlining(MPM);
       });
+  // Last (registered after the accesses-only run, which LLVM 14 also
+  // adds at optimizer-last): the failing sides' calls become tail calls
+  // (ColdExitPass.h). The callback's parameters differ between LLVM majors.
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, auto &&...) {
+    if (!ParsingEnv)
+      MPM.addPass(ColdExitPass());
+  });
 }
 
 } // namespace

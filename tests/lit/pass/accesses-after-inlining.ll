@@ -39,19 +39,23 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; PIPE-O2:      align-guard<abort;accesses>
 ; PIPE-O2:      inline
 ; PIPE-O2:      align-guard<abort;accesses;accesses-only>
+; PIPE-O2-NOT:  align-guard<
+; PIPE-O2:      align-guard-cold-exits
 ; PIPE-O2-NOT:  align-guard
 ; PIPE-TWO:     align-guard<trap;accesses>
 ; PIPE-TWO-NEXT: align-guard-audit<table>
 ; PIPE-TWO:     align-guard<trap;accesses;accesses-only>
+; PIPE-TWO-NOT: align-guard<
+; PIPE-TWO:     align-guard-cold-exits
 ; PIPE-TWO-NOT: align-guard
 
 ; BOTH-LABEL: define {{.*}}void @k(
-; BOTH-COUNT-2: call void @__alignguard_report_abort(
-; BOTH-NOT:     call void @__alignguard_report_abort(
+; BOTH-COUNT-2: call {{.*}}@__alignguard_report_abort.thunk{{[^(]*}}(
+; BOTH-NOT:     call {{.*}}@__alignguard_report_abort.thunk{{[^(]*}}(
 ; BOTH:         load <8 x float>, {{.*}}, align 32{{.*}}!alignguard.guarded
 ; BOTH-LABEL: define {{.*}}@direct(
-; BOTH-COUNT-1: call void @__alignguard_report_abort(
-; BOTH-NOT:     call void @__alignguard_report_abort(
+; BOTH-COUNT-1: call {{.*}}@__alignguard_report_abort.thunk{{[^(]*}}(
+; BOTH-NOT:     call {{.*}}@__alignguard_report_abort.thunk{{[^(]*}}(
 
 ; LOOPS: k: {{[0-9]+}} blocks, {{[1-9][0-9]*}} in loops; {{[1-9]}} checks, 0 in loops
 ; LOOPS: direct: {{[0-9]+}} blocks, {{[1-9][0-9]*}} in loops; 1 checks, 0 in loops
@@ -85,10 +89,15 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; TRAP-COUNT-1: call void @llvm.trap()
 ; TRAP-NOT:     call void @llvm.trap()
 
+; After default<O2>, each failing side tail-calls a thunk that reports and
+; then calls the copy (ColdExitPass.h).
 ; FALLBACK-LABEL: define {{.*}}void @k(
-; FALLBACK-COUNT-2: call {{.*}}@k.alignguard.unaligned(
+; FALLBACK-COUNT-2: tail call void @k.alignguard.fallback{{(\.[0-9]+)?}}(
 ; FALLBACK-LABEL: define internal {{.*}}@k.alignguard.unaligned(
 ; FALLBACK-NOT:   align 32
+; FALLBACK:       define private void @k.alignguard.fallback{{(\.[0-9]+)?}}(
+; FALLBACK-NEXT:    call void @__alignguard_fallback(
+; FALLBACK-NEXT:    tail call {{.*}}void @k.alignguard.unaligned(
 
 ; out[i] = sum of p[i..i+8) and q[i..i+8) as vectors; n a multiple of 8.
 define void @k(<8 x float>* %out, float* %p, float* %q, i64 %n) {

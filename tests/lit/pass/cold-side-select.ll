@@ -10,7 +10,7 @@
 ; RUN: %opt-ag -passes='align-guard<return=-1>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RETURN
 ; RUN: %opt-ag -passes='align-guard<fallback>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,FALLBACK
 ;
-; That the aligned path then has no frame set-up: cold-side-shrinkwrap.ll.
+; That the aligned path then has no frame set-up: cold-exits-codegen.ll.
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 

@@ -24,7 +24,7 @@
 //
 // Through clang's pipeline at -O2 (the plugin runs at the pipeline start).
 // RUN: env ALIGNGUARD_PIPELINE='align-guard' %clang-ag -O2 -S -emit-llvm %s -o %t.clang.ll
-// RUN: grep -c 'call void @__alignguard_report_abort' %t.clang.ll | FileCheck %s --check-prefix=ONE
+// RUN: grep -c 'call void @__alignguard_report_abort.thunk' %t.clang.ll | FileCheck %s --check-prefix=ONE
 //
 // The audit: the kernel's promise only; the references counted as `type`.
 // RUN: %opt-ag -passes='align-guard-audit' -disable-output %t.O0.ll 2>&1 \

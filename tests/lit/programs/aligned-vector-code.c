@@ -15,8 +15,10 @@
 // CHECK: identical
 // CONTROL: control differs, as expected
 // ASM-LABEL: vadd:
-// ASM: __alignguard_report_abort
+// ASM: jmp __alignguard_report_abort.thunk.void
 // ASM-LABEL: vadd_param:
+// ASM: jmp __alignguard_report_abort.thunk.void
+// ASM-LABEL: __alignguard_report_abort.thunk.void:
 // ASM: __alignguard_report_abort
 
 #ifdef NO_PROMISE

@@ -1,0 +1,358 @@
+//===- ColdExitPass.cpp - Take the failing side's calls off the hot path -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "ColdExitPass.h"
+
+#include "Compat.h"
+#include "RuntimeABI.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+#include <map>
+#include <tuple>
+
+using namespace llvm;
+
+#define DEBUG_TYPE "align-guard-cold-exits"
+
+STATISTIC(NumTailExits, "Failing sides that leave through a tail call");
+
+namespace alignguard {
+namespace {
+
+/// The attributes of a return value that decide how it is passed back: a
+/// thunk that returns for F must extend it the way F's callers expect.
+const Attribute::AttrKind ReturnABIAttrs[] = {Attribute::SExt, Attribute::ZExt};
+
+/// T in a shared thunk's name; empty when T cannot be named that way (then
+/// the module gets a private thunk).
+std::string typeSuffix(Type *T) {
+  if (T->isVoidTy())
+    return "void";
+  if (auto *IT = dyn_cast<IntegerType>(T))
+    return "i" + utostr(IT->getBitWidth());
+  if (T->isHalfTy())
+    return "f16";
+  if (T->isFloatTy())
+    return "f32";
+  if (T->isDoubleTy())
+    return "f64";
+  if (T->isPointerTy() && !compat::isTypedPointer(T))
+    return "p" + utostr(T->getPointerAddressSpace());
+  return "";
+}
+
+/// Where a failing side leaves the function: a hook call and the
+/// instruction after it that makes the exit.
+struct ColdExit {
+  CallInst *Hook;     ///< the runtime call
+  CallInst *Copy;     ///< fallback: the call of the unaligned copy
+  Instruction *Final; ///< `unreachable` (abort), `ret`, or `br` to a `ret`
+  Value *Returned;    ///< what the function returns there (null: void)
+};
+
+class Rewriter {
+public:
+  explicit Rewriter(Module &M) : M(M), Ctx(M.getContext()) {}
+  bool run();
+
+private:
+  std::vector<ColdExit> findExits(StringRef HookName) const;
+  bool rewrite(const ColdExit &E);
+  /// The shared thunk that calls Hook with its four arguments, then
+  /// returns Value (or does not return, after the abort hook).
+  Function *sharedThunk(Function &Hook, Function &For, ConstantInt *RetValue);
+  /// The thunk of a fallback: the hook, then the copy; constant arguments
+  /// are made inside it, the others passed.
+  Function *fallbackThunk(const ColdExit &E, ArrayRef<Value *> Passed);
+  void finishThunk(Function &Thunk, Function &For);
+
+  Module &M;
+  LLVMContext &Ctx;
+  std::map<std::tuple<Function *, Type *, std::string>, Function *> Private;
+  std::map<std::vector<Value *>, Function *> Fallbacks;
+};
+
+/// The instruction after I, debug intrinsics skipped (LLVM before 19 keeps
+/// them as instructions).
+Instruction *nextReal(Instruction *I) {
+  do
+    I = I->getNextNode();
+  while (I && I->isDebugOrPseudoInst());
+  return I;
+}
+
+bool isMarked(const Instruction &I) { return I.getMetadata("nosanitize"); }
+
+/// Whether I leaves the function: a `ret`, or a branch to a block that only
+/// returns (the optimiser merges a function's `ret void`s into one). Sets
+/// Returned to the value returned when coming from I's block.
+bool returnsAt(Instruction *I, Value *&Returned) {
+  auto *Ret = dyn_cast_or_null<ReturnInst>(I);
+  auto *Br = dyn_cast_or_null<BranchInst>(I);
+  if (Br && Br->isUnconditional()) {
+    Instruction *J = compat::firstNonPHI(*Br->getSuccessor(0));
+    while (J && J->isDebugOrPseudoInst())
+      J = J->getNextNode();
+    Ret = dyn_cast_or_null<ReturnInst>(J);
+  }
+  if (!Ret)
+    return false;
+  Returned = Ret->getReturnValue();
+  if (Ret == I)
+    return true;
+  // Only the `ret` and the phi it returns.
+  BasicBlock *Exit = Ret->getParent();
+  auto *Phi = dyn_cast_or_null<PHINode>(Returned);
+  for (Instruction &J : *Exit)
+    if (&J != Ret && &J != Phi && !J.isDebugOrPseudoInst())
+      return false;
+  if (Phi)
+    Returned = Phi->getIncomingValueForBlock(I->getParent());
+  return !Returned || !isa<Instruction>(Returned) ||
+         cast<Instruction>(Returned)->getParent() != Exit;
+}
+
+std::vector<ColdExit> Rewriter::findExits(StringRef HookName) const {
+  std::vector<ColdExit> Exits;
+  Function *Hook = M.getFunction(HookName);
+  if (!Hook)
+    return Exits;
+  for (User *U : Hook->users()) {
+    auto *CI = dyn_cast<CallInst>(U);
+    // Only align-guard's own calls, and none in an EH funclet.
+    if (!CI || CI->getCalledOperand() != Hook || !isMarked(*CI) ||
+        CI->getNumOperandBundles() || CI->isMustTailCall())
+      continue;
+    Function &F = *CI->getFunction();
+    if (compat::isPresplitCoroutine(F))
+      continue;
+    ColdExit E{CI, nullptr, nextReal(CI), nullptr};
+    if (isa_and_nonnull<UnreachableInst>(E.Final)) {
+      if (HookName != ReportAbortHookName)
+        continue;
+    } else if (returnsAt(E.Final, E.Returned)) {
+      // The hook, then a `ret` of a constant (return=N; a fallback copy
+      // the optimiser folded) or `ret void`.
+      if (E.Returned && !isa<ConstantInt>(E.Returned))
+        continue;
+    } else if (HookName == FallbackHookName) {
+      // The hook, then the copy, whose result is returned.
+      auto *Copy = dyn_cast_or_null<CallInst>(E.Final);
+      Function *Callee = Copy ? Copy->getCalledFunction() : nullptr;
+      if (!Callee || Callee->isDeclaration() || Copy->getNumOperandBundles() ||
+          Copy->isMustTailCall())
+        continue;
+      E.Copy = Copy;
+      E.Final = nextReal(Copy);
+      // It returns the copy's result, or a constant the optimiser found
+      // the copy returns.
+      if (!returnsAt(E.Final, E.Returned) ||
+          (E.Returned && E.Returned != Copy && !isa<Constant>(E.Returned)))
+        continue;
+      // Arguments whose place in memory is the call's own cannot move.
+      bool Plain = true;
+      for (unsigned I = 0, N = Copy->arg_size(); I != N; ++I)
+        Plain &= !Copy->isByValArgument(I) && !Copy->isInAllocaArgument(I) &&
+                 !Copy->paramHasAttr(I, Attribute::Preallocated) &&
+                 !Copy->paramHasAttr(I, Attribute::SwiftError);
+      if (!Plain)
+        continue;
+    } else {
+      continue;
+    }
+    Exits.push_back(E);
+  }
+  return Exits;
+}
+
+void Rewriter::finishThunk(Function &Thunk, Function &For) {
+  Thunk.addFnAttr(Attribute::NoInline);
+  Thunk.addFnAttr(Attribute::Cold);
+  if (For.hasFnAttribute(Attribute::UWTable))
+    Thunk.addFnAttr(For.getFnAttribute(Attribute::UWTable));
+  for (Attribute::AttrKind K : ReturnABIAttrs)
+    if (For.hasRetAttribute(K))
+      Thunk.addRetAttr(K);
+}
+
+Function *Rewriter::sharedThunk(Function &Hook, Function &For,
+                                ConstantInt *RetValue) {
+  Type *RetTy = For.getReturnType();
+  bool Abort = Hook.getName() == ReportAbortHookName;
+  std::string Suffix = typeSuffix(RetTy);
+  for (Attribute::AttrKind K : ReturnABIAttrs)
+    if (For.hasRetAttribute(K))
+      Suffix += K == Attribute::SExt ? ".sext" : ".zext";
+  if (RetValue) {
+    std::string V = toString(RetValue->getValue(), 10, /*Signed=*/true);
+    Suffix += "." + (V[0] == '-' ? "m" + V.substr(1) : V);
+  }
+  FunctionType *FT =
+      FunctionType::get(RetTy, Hook.getFunctionType()->params(), false);
+  std::string Prefix = (Hook.getName() + ".thunk").str();
+  std::string Name = Prefix + "." + Suffix;
+  bool Shared = !typeSuffix(RetTy).empty();
+  if (Shared) {
+    if (Function *Existing = M.getFunction(Name))
+      if (Existing->getFunctionType() == FT && !Existing->isDeclaration())
+        return Existing;
+    if (M.getNamedValue(Name))
+      Shared = false; // the name is taken by something else
+  }
+  Function *&Slot = Private[{&Hook, RetTy, Suffix}];
+  if (!Shared && Slot)
+    return Slot;
+  Function *Thunk = Function::Create(FT,
+                                     Shared ? GlobalValue::LinkOnceODRLinkage
+                                            : GlobalValue::PrivateLinkage,
+                                     Shared ? Name : Prefix, &M);
+  if (Shared) {
+    // One per linked program or library, like an inline function's body.
+    Thunk->setVisibility(GlobalValue::HiddenVisibility);
+    if (compat::targetTriple(M).supportsCOMDAT())
+      Thunk->setComdat(M.getOrInsertComdat(Name));
+  } else {
+    Slot = Thunk;
+  }
+  Thunk->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  finishThunk(*Thunk, For);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", Thunk));
+  SmallVector<Value *, 4> Args;
+  for (Argument &A : Thunk->args())
+    Args.push_back(&A);
+  B.CreateCall(&Hook, Args);
+  if (Abort && !RetValue)
+    B.CreateUnreachable();
+  else if (RetValue)
+    B.CreateRet(RetValue);
+  else
+    B.CreateRetVoid();
+  return Thunk;
+}
+
+/// AL with the parameter attributes of a fallback thunk: the arguments
+/// passed to the copy keep the ones they had on its call (byval, noalias,
+/// ...); the hook's get none.
+AttributeList passedAttributes(const ColdExit &E, AttributeList AL) {
+  SmallVector<AttributeSet, 8> Params;
+  AttributeList CopyAL = E.Copy->getAttributes();
+  for (unsigned I = 0, N = E.Copy->arg_size(); I != N; ++I)
+    if (!isa<Constant>(E.Copy->getArgOperand(I)))
+      Params.push_back(CopyAL.getParamAttrs(I));
+  return AttributeList::get(E.Copy->getContext(), AL.getFnAttrs(),
+                            AL.getRetAttrs(), Params);
+}
+
+Function *Rewriter::fallbackThunk(const ColdExit &E, ArrayRef<Value *> Passed) {
+  // The key: the copy, then every argument, constant or (passed) null.
+  std::vector<Value *> Key{E.Copy->getCalledFunction(),
+                           E.Returned == E.Copy ? nullptr : E.Returned};
+  for (Value *V : E.Copy->args())
+    Key.push_back(isa<Constant>(V) ? V : nullptr);
+  for (Value *V : E.Hook->args())
+    Key.push_back(isa<Constant>(V) ? V : nullptr);
+  Function *&Slot = Fallbacks[Key];
+  if (Slot)
+    return Slot;
+  Function &F = *E.Hook->getFunction();
+  SmallVector<Type *, 8> Params;
+  for (Value *V : Passed)
+    Params.push_back(V->getType());
+  Type *RetTy = F.getReturnType();
+  Function *Thunk = Function::Create(FunctionType::get(RetTy, Params, false),
+                                     GlobalValue::PrivateLinkage,
+                                     F.getName() + ".alignguard.fallback", &M);
+  finishThunk(*Thunk, F);
+  // It passes vectors on to the copy as F would: F's target features.
+  for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
+    if (F.hasFnAttribute(Kind))
+      Thunk->addFnAttr(F.getFnAttribute(Kind));
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", Thunk));
+  auto Next = Thunk->arg_begin();
+  auto Remade = [&](Value *V) -> Value * {
+    return isa<Constant>(V) ? V : &*Next++;
+  };
+  SmallVector<Value *, 8> CopyArgs, HookArgs;
+  for (Value *V : E.Copy->args())
+    CopyArgs.push_back(Remade(V));
+  for (Value *V : E.Hook->args())
+    HookArgs.push_back(Remade(V));
+  // The order of the block: the hook (which may end the program), then the
+  // copy.
+  CallInst *Hook = B.CreateCall(E.Hook->getFunctionType(),
+                                E.Hook->getCalledOperand(), HookArgs);
+  Hook->setAttributes(E.Hook->getAttributes());
+  CallInst *Copy = B.CreateCall(E.Copy->getFunctionType(),
+                                E.Copy->getCalledOperand(), CopyArgs);
+  Copy->setAttributes(E.Copy->getAttributes());
+  Copy->setCallingConv(E.Copy->getCallingConv());
+  Copy->setTailCallKind(CallInst::TCK_Tail);
+  if (RetTy->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(E.Returned == E.Copy ? Copy : E.Returned);
+  Thunk->setAttributes(passedAttributes(E, Thunk->getAttributes()));
+  return Slot = Thunk;
+}
+
+bool Rewriter::rewrite(const ColdExit &E) {
+  Function &F = *E.Hook->getFunction();
+  Function *Thunk = nullptr;
+  SmallVector<Value *, 8> Args;
+  if (E.Copy) {
+    for (Value *V : E.Copy->args())
+      if (!isa<Constant>(V))
+        Args.push_back(V);
+    for (Value *V : E.Hook->args())
+      if (!isa<Constant>(V))
+        Args.push_back(V);
+    Thunk = fallbackThunk(E, Args);
+  } else {
+    auto *RetValue = cast_or_null<ConstantInt>(E.Returned);
+    Thunk = sharedThunk(*E.Hook->getCalledFunction(), F, RetValue);
+    Args.append(E.Hook->arg_begin(), E.Hook->arg_end());
+  }
+  IRBuilder<> B(E.Final);
+  CallInst *Call = B.CreateCall(Thunk, Args);
+  Call->setDebugLoc(E.Hook->getDebugLoc());
+  Call->copyMetadata(*E.Hook, {LLVMContext::MD_dbg});
+  Call->setMetadata("nosanitize", E.Hook->getMetadata("nosanitize"));
+  if (E.Copy)
+    Call->setAttributes(passedAttributes(E, Call->getAttributes()));
+  for (Attribute::AttrKind K : ReturnABIAttrs)
+    if (F.hasRetAttribute(K))
+      Call->addRetAttr(K);
+  Call->setTailCallKind(CallInst::TCK_Tail);
+  ReturnInst *Ret =
+      F.getReturnType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(Call);
+  Ret->setDebugLoc(E.Final->getDebugLoc());
+  if (auto *Br = dyn_cast<BranchInst>(E.Final))
+    Br->getSuccessor(0)->removePredecessor(Br->getParent());
+  E.Final->eraseFromParent();
+  if (E.Copy)
+    E.Copy->eraseFromParent();
+  E.Hook->eraseFromParent();
+  ++NumTailExits;
+  return true;
+}
+
+bool Rewriter::run() {
+  bool Changed = false;
+  for (StringRef Name : {ReportAbortHookName, ReportHookName, FallbackHookName})
+    for (const ColdExit &E : findExits(Name))
+      Changed |= rewrite(E);
+  return Changed;
+}
+
+} // namespace
+
+PreservedAnalyses ColdExitPass::run(Module &M, ModuleAnalysisManager &) {
+  return Rewriter(M).run() ? PreservedAnalyses::none()
+                           : PreservedAnalyses::all();
+}
+
+} // namespace alignguard

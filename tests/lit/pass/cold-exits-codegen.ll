@@ -1,0 +1,55 @@
+; The aligned path of an entry point pays the check and nothing else: no
+; frame, no saved register, no argument moved for the failing side's call.
+; saxpy's entry on x86-64 after default<O2> and llc is the check (the two
+; masks differ: `mov; and; mov; and; or; j(n)e`), under abort, return=-1
+; and fallback, on every LLVM major. Two pieces make it so: one call per
+; place under a terminal action, its arguments chosen by select
+; (cold-side-select.ll), and that call made by a tail call of a thunk
+; (align-guard-cold-exits, cold-exits.ll), so the failing side is a jump.
+; Without the thunk, LLVM 14 began the entry with `pushq %rax` (abort) or
+; three pushes and the arguments moved into callee-saved registers
+; (fallback); LLVM 22 with `pushq %rax` under abort.
+; RUN: %opt-ag -passes='align-guard<abort>,default<O2>' -S %s -o %t.abort.ll
+; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.abort.ll -o - | FileCheck %s -DTHUNK=__alignguard_report_abort.thunk.i32
+; RUN: %opt-ag -passes='align-guard<return=-1>,default<O2>' -S %s -o %t.return.ll
+; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.return.ll -o - | FileCheck %s -DTHUNK=__alignguard_report.thunk.i32.m1
+; RUN: %opt-ag -passes='align-guard<fallback>,default<O2>' -S %s -o %t.fallback.ll
+; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.fallback.ll -o - | FileCheck %s -DTHUNK=.Lsaxpy.alignguard.fallback
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+
+; CHECK-LABEL: saxpy:
+; CHECK-NOT:     {{push|sub.*%rsp|%rbx|%r1[2-5]|%rbp}}
+; CHECK:         and{{[lq]}} $31,
+; CHECK-NOT:     {{push|sub.*%rsp|%rbx|%r1[2-5]|%rbp}}
+; CHECK:         and{{[lq]}} $63,
+; CHECK-NOT:     {{push|sub.*%rsp|%rbx|%r1[2-5]|%rbp}}
+; CHECK:         j{{ne|e}} .LBB
+; CHECK-NOT:     {{push|%rbx|%r1[2-5]|%rbp}}
+; CHECK:         jmp [[THUNK]]{{(@PLT)?}} # TAILCALL
+; CHECK:       .Lfunc_end0:
+define i32 @saxpy(float* %y, float* %x, float %a, i64 %n) "alignguard-entry" {
+entry:
+  call void @llvm.assume(i1 true) [ "align"(float* %x, i64 32), "align"(float* %y, i64 64) ]
+  %empty = icmp eq i64 %n, 0
+  br i1 %empty, label %done, label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %px = getelementptr inbounds float, float* %x, i64 %i
+  %py = getelementptr inbounds float, float* %y, i64 %i
+  %vx = load float, float* %px, align 4
+  %vy = load float, float* %py, align 4
+  %m = fmul float %a, %vx
+  %s = fadd float %m, %vy
+  store float %s, float* %py, align 4
+  %i.next = add nuw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %done
+
+done:
+  ret i32 0
+}
+
+declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
