@@ -17,7 +17,10 @@
 // loop's preheader; then again outward while it stays affine. This file
 // only decides where: CheckPlanner merges the places (one check for
 // addresses AlignmentFacts shows a multiple of the alignment apart) and
-// CheckEmitter expands the addresses. The hoisted
+// CheckEmitter expands the addresses. An assume's promise in a loop (a row
+// pointer `img + y*stride` given to __builtin_assume_aligned in the row
+// loop) is placed by the same rules, and the assume stays in the loop
+// behind the check. The hoisted
 // check runs only when the access will: the access must run on every
 // iteration, and for a loop that tests before its body (as clang emits it)
 // the check is guarded by the loop taking at least one iteration. Checks of
@@ -41,7 +44,8 @@
 
 namespace alignguard {
 
-/// Where one access promise can be checked: the earliest valid place, with
+/// Where one access (or assume) promise can be checked: the earliest valid
+/// place, with
 /// the address there still symbolic. A promise whose step is not known to
 /// be a multiple of the alignment has two (first and second address).
 struct AccessCandidate {
@@ -59,8 +63,10 @@ struct AccessCandidate {
   const AlignmentPromise *Promise;
 };
 
-/// Places the checks of F's access promises (reads IR only). Loops must
-/// have preheaders to hoist to (the preparation step inserts them).
+/// Places the checks of F's access promises, or of an assume's promise on
+/// a scalar pointer (reads IR only): each stands for its address before
+/// A->Inst. Loops must have preheaders to hoist to (the preparation step
+/// inserts them).
 std::vector<AccessCandidate>
 placeAccessChecks(llvm::ArrayRef<const AlignmentPromise *> Accesses,
                   llvm::DominatorTree &DT, llvm::LoopInfo &LI,

@@ -317,12 +317,13 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
       Out.push_back(describePlan(Plan, A));
     return Out;
   };
-  // Without accesses or loads align-guard plans on F as it is; with them,
-  // on F with loop preheaders and disjoint ors (CheckPreparation.h): plan
-  // on such a copy. Its promises are F's, in F's order (preparation adds
-  // none).
+  // Without accesses, loads or an assume in a loop align-guard plans on F
+  // as it is; with them, on F with loop preheaders, disjoint ors and
+  // promoted allocas (CheckPreparation.h): plan on such a copy. Its
+  // promises are F's, in F's order (preparation adds none).
   std::vector<PlannedAction> Out;
-  if (Opts.Guard.Accesses || Opts.Guard.Loads)
+  if (Opts.Guard.Accesses || Opts.Guard.Loads ||
+      hasAssumeInLoop(Promises, FAM.getResult<LoopAnalysis>(F)))
     withPreparedCopy(F, IsEntry, Opts.Guard.Accesses, Opts.Guard.Loads, FAM,
                      [&](Function &Copy) {
                        std::vector<AlignmentPromise> Of =

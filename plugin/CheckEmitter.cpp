@@ -113,6 +113,10 @@ private:
   void emitFailure(Instruction *Term, const FailureCall &Call,
                    const FailurePolicy &Policy);
   void finishPromises(const CheckSite &S, CallInst *Assume);
+  /// Keeps Promises, all made by Assume, guarded (terminal actions) or
+  /// drops them (recover).
+  void finishAssume(const CheckSite &S, CallInst *Assume,
+                    ArrayRef<const AlignmentPromise *> Promises);
   void finishAccess(const AlignmentPromise &A, const CheckSite &By);
   Function *fallbackCopy() const;
 
@@ -562,19 +566,32 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
       finishHoistedLoad(*C.Reload, S);
   if (S.Promises.empty())
     return; // only hoisted loads
+  if (S.Kind == SiteKind::Assume && !Assume) {
+    // Checks hoisted before a loop: each promise stays in (or, under
+    // recover, goes from) its own assume in the loop, which makes only it.
+    for (const AlignmentPromise *A : S.Promises)
+      finishAssume(S, A->Assume, {A});
+    return;
+  }
+  finishAssume(S, Assume, S.Promises);
+}
+
+void Emitter::finishAssume(const CheckSite &S, CallInst *Assume,
+                           ArrayRef<const AlignmentPromise *> Promises) {
   if (!S.Policy.isTerminal())
-    return dropPromises(Assume, S.Promises);
+    return dropPromises(Assume, Promises);
   assert(Assume && "terminal actions keep every promise in an assume");
   // A legacy condition is kept as a bundle (KeptPromises.h); the audit
   // still names it by what was written.
-  bool Legacy = all_of(S.Promises, [](const AlignmentPromise *A) {
+  bool Legacy = all_of(Promises, [](const AlignmentPromise *A) {
     return A->Kind == PromiseKind::AssumeICmp;
   });
-  if (!(Assume = keepCheckedBundles(*Assume, S.Promises)))
+  if (!(Assume = keepCheckedBundles(*Assume, Promises)))
     return; // it promised only what the checks' branches now say
   GuardNote Note;
   if (S.Kind != SiteKind::Assume || Legacy)
-    Note.MadeFrom = S.Promises.front()->Kind;
+    Note.MadeFrom = Promises.front()->Kind;
+  Note.Placement = S.Placement; // `hoisted` when checked before its loop
   Note.Downgrade = S.Policy.Downgrade;
   writeGuardNote(*Assume, Note);
 }

@@ -11,6 +11,8 @@
 //     check argument #1 'b' (64)
 //   site 1: accesses before preheader's br, abort, hoisted
 //     check {%in,+,32}<loop> first address (32), covers 2 accesses
+//   site 2: assume before preheader's br, abort, hoisted
+//     check {%img,+,%stride}<loop> first address, and second if it loops
 //   left out: assume-bundle on 'p': covered by site 0
 //
 // A parameter and an access of one pointer at one place are one check: an
@@ -72,8 +74,8 @@ struct PlannedCheck {
   llvm::Value *Pointer = nullptr;
   /// Otherwise the address, symbolic until the emitter expands it.
   const llvm::SCEV *Address = nullptr;
-  /// The check fails only when all of these hold (a hoisted access check:
-  /// the loop runs).
+  /// The check fails only when all of these hold (a hoisted access or
+  /// assume check: the loop runs, or runs twice).
   llvm::SmallVector<LoopGuard, 2> Guards;
   /// The access promises this check answers for (accesses only).
   std::vector<const AlignmentPromise *> Covers;
@@ -93,7 +95,8 @@ struct CheckSite {
   SiteKind Kind;
   /// The checks go before this instruction.
   llvm::Instruction *InsertBefore;
-  /// Assume sites: the assume.
+  /// Assume sites: the assume; null for checks hoisted before a loop,
+  /// whose promises each stay in their own assume (AlignmentPromise::Assume).
   llvm::CallInst *Assume = nullptr;
   CheckPlacement Placement = CheckPlacement::AtPromise;
   FailurePolicy Policy;

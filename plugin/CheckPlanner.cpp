@@ -11,6 +11,7 @@
 #include "llvm/Analysis/MustExecute.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/Debug.h"
 
 #include <algorithm>
@@ -98,6 +99,12 @@ private:
   /// Plans the check of a loop-invariant `!align` load in its loop's
   /// preheader; false when it cannot be hoisted (it is checked in place).
   bool planHoistedLoad(const AlignmentPromise &A);
+  /// Plans the checks of an assume's promise on an address affine in its
+  /// loop before the loop, where AccessPlacement puts an access's; false
+  /// when they cannot go there (it is checked at the assume).
+  bool planHoistedAssume(const AlignmentPromise &A);
+  /// The site of Kind whose checks go before At (made hoisted if new).
+  CheckSite &hoistedSite(Instruction *At, SiteKind Kind);
   void planAccesses(ArrayRef<const AlignmentPromise *> Accesses);
   /// The site whose check covers an access without a check of its own,
   /// and the alignment that check was raised to for it (or 0).
@@ -235,30 +242,79 @@ static Loop *hoistableOutOf(LoadInst &Load, LoopInfo &LI, DominatorTree &DT) {
   return Best;
 }
 
-bool Planner::planHoistedLoad(const AlignmentPromise &A) {
-  auto *Load = cast<LoadInst>(A.Inst);
-  Loop *L = hoistableOutOf(*Load, An.LI, An.DT);
-  if (!L)
-    return false;
-  Instruction *At = L->getLoopPreheader()->getTerminator();
-  auto Key = key(At, SiteKind::Result);
+CheckSite &Planner::hoistedSite(Instruction *At, SiteKind Kind) {
+  auto Key = key(At, Kind);
   auto It = SiteAt.find(Key);
   if (It == SiteAt.end()) {
     CheckSite Site;
-    Site.Kind = SiteKind::Result;
+    Site.Kind = Kind;
     Site.InsertBefore = At;
     Site.Placement = CheckPlacement::Hoisted;
     It = SiteAt.try_emplace(Key, Plan.Sites.size()).first;
     Plan.Sites.push_back(std::move(Site));
   }
+  return Plan.Sites[It->second];
+}
+
+bool Planner::planHoistedLoad(const AlignmentPromise &A) {
+  auto *Load = cast<LoadInst>(A.Inst);
+  Loop *L = hoistableOutOf(*Load, An.LI, An.DT);
+  if (!L)
+    return false;
   PlannedCheck Check{&A, nullptr};
   Check.Reload = Load;
-  Plan.Sites[It->second].Checks.push_back(std::move(Check));
+  hoistedSite(L->getLoopPreheader()->getTerminator(), SiteKind::Result)
+      .Checks.push_back(std::move(Check));
+  return true;
+}
+
+/// True when Assume makes one promise, an "align" bundle, and nothing
+/// else: then the promise can be checked away from it and the assume kept
+/// or dropped whole (__builtin_assume_aligned, std::assume_aligned).
+static bool onlyAlignBundle(const CallInst &Assume) {
+  return Assume.getNumOperandBundles() == 1 &&
+         Assume.getOperandBundleAt(0).getTagName() == AlignBundleTag &&
+         PatternMatch::match(Assume.getArgOperand(0), PatternMatch::m_One());
+}
+
+bool Planner::planHoistedAssume(const AlignmentPromise &A) {
+  // A constant alignment and offset (queryFor), so that the check can go
+  // where the assume's own operands are not defined yet.
+  std::optional<AddressQuery> Q = queryFor(A);
+  if (A.Kind != PromiseKind::AssumeBundle || !A.Assume || !Q ||
+      !onlyAlignBundle(*A.Assume) || !An.LI.getLoopFor(A.Inst->getParent()) ||
+      !An.SE.isSCEVable(A.Pointer->getType()))
+    return false;
+  // The same answer as for an access: the first address (and the second,
+  // when the step is not known to be a multiple of the alignment), before
+  // the outermost loop the address stays affine in.
+  std::vector<AccessCandidate> Placed =
+      placeAccessChecks({&A}, An.DT, An.LI, An.SE);
+  if (Placed.empty() || Placed.front().Placement != CheckPlacement::Hoisted)
+    return false;
+  for (size_t I = 0; I != Placed.size(); ++I) {
+    const AccessCandidate &C = Placed[I];
+    CheckSite &Site = hoistedSite(C.InsertBefore, SiteKind::Assume);
+    // The site of the first address answers for the assume (keeps or
+    // drops it); the others only test.
+    if (I == 0)
+      Site.Promises.push_back(&A);
+    Site.Checks.push_back({&A, nullptr, C.Address, C.Guards});
+    AlignmentFact Planned{FactSource::PlannedCheck, nullptr, Q->Alignment,
+                          Q->Offset, C.InsertBefore};
+    Planned.Address = C.Address;
+    Planned.Conditions = C.Guards;
+    Planned.Site = &Site - Plan.Sites.data();
+    Planned.Check = Site.Checks.size() - 1;
+    Facts.addPlanned(std::move(Planned));
+  }
   return true;
 }
 
 void Planner::planPromise(const AlignmentPromise &A) {
   if (A.Kind == PromiseKind::LoadMetadata && planHoistedLoad(A))
+    return;
+  if (A.Kind == PromiseKind::AssumeBundle && planHoistedAssume(A))
     return;
   CheckSite &Site = siteFor(A);
   unsigned SiteIndex = &Site - Plan.Sites.data();

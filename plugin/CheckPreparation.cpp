@@ -6,6 +6,7 @@
 #include "Compat.h"
 #include "IRShapes.h"
 
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
@@ -14,6 +15,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 
@@ -30,6 +32,34 @@ static bool insertPreheaders(ArrayRef<const AlignmentPromise *> Accesses,
         Changed |= InsertPreheaderForLoop(L, &DT, &LI, nullptr,
                                           /*PreserveLCSSA=*/false) != nullptr;
   return Changed;
+}
+
+/// Puts F's promotable allocas in registers, as SROA's first step does at
+/// -O1 and up: at pipeline start clang's induction variables are still in
+/// memory, and ScalarEvolution reads a row pointer `img + y*stride` as
+/// affine only once `y` is a value. Not under optnone (-O0 keeps its
+/// variables in memory, and its checks at the assumes), and not a slot
+/// whose load is itself a promised pointer: the load names the promise
+/// (in reports and in the audit), and would become a phi.
+static bool promoteAllocas(Function &F, ArrayRef<AlignmentPromise> Promises,
+                           FunctionAnalysisManager &FAM) {
+  if (F.hasOptNone())
+    return false;
+  SmallPtrSet<const Value *, 8> Named;
+  for (const AlignmentPromise &A : Promises)
+    if (auto *Load = dyn_cast_or_null<LoadInst>(
+            A.Pointer ? A.Pointer->stripPointerCasts() : nullptr))
+      Named.insert(Load->getPointerOperand()->stripPointerCasts());
+  std::vector<AllocaInst *> Allocas;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (!Named.count(AI) && isAllocaPromotable(AI))
+        Allocas.push_back(AI);
+  if (Allocas.empty())
+    return false;
+  PromoteMemToReg(Allocas, FAM.getResult<DominatorTreeAnalysis>(F),
+                  &FAM.getResult<AssumptionAnalysis>(F));
+  return true;
 }
 
 /// Where an `extractvalue` of Agg can go so that every read of the field
@@ -147,10 +177,17 @@ static bool splitInvokeDestinations(ArrayRef<AlignmentPromise> Promises) {
   return Changed;
 }
 
+bool hasAssumeInLoop(ArrayRef<AlignmentPromise> Promises, LoopInfo &LI) {
+  return any_of(Promises, [&](const AlignmentPromise &A) {
+    return A.Kind == PromiseKind::AssumeBundle && A.isSupported() &&
+           !A.isTrivial() && !A.Guarded && LI.getLoopFor(A.Inst->getParent());
+  });
+}
+
 bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
                       bool Fallback, UnalignedCopies &Copies,
                       FunctionAnalysisManager &FAM) {
-  SmallVector<const AlignmentPromise *, 8> Accesses, Loads;
+  SmallVector<const AlignmentPromise *, 8> Accesses, Loads, Assumes;
   bool Checkable = false;
   for (const AlignmentPromise &A : Promises) {
     if (!A.isSupported() || A.isTrivial() || A.Guarded)
@@ -160,16 +197,32 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
       Accesses.push_back(&A);
     else if (A.Kind == PromiseKind::LoadMetadata)
       Loads.push_back(&A);
+    else if (A.Kind == PromiseKind::AssumeBundle)
+      Assumes.push_back(&A);
   }
   if (Fallback && Checkable && whyNotForwardable(F).empty())
     Copies.getOrCreate(F);
   bool Changed = splitInvokeDestinations(Promises);
   if (Changed) // a new block: the dominator tree and loops read below
     FAM.invalidate(F, PreservedAnalyses::none());
-  // A loaded pointer's check can go before its loop (CheckPlanner).
-  if (!Loads.empty())
-    Changed |= insertPreheaders(Loads, FAM.getResult<DominatorTreeAnalysis>(F),
-                                FAM.getResult<LoopAnalysis>(F));
+  // An assume's check can go before its loop when its address is affine
+  // there (CheckPlanner): the induction variable must be a value.
+  if (hasAssumeInLoop(Promises, FAM.getResult<LoopAnalysis>(F)) &&
+      promoteAllocas(F, Promises, FAM)) {
+    // The CFG is the same: only what reads instructions is stale.
+    PreservedAnalyses PA;
+    PA.preserve<DominatorTreeAnalysis>();
+    PA.preserve<LoopAnalysis>();
+    FAM.invalidate(F, PA);
+    Changed = true;
+  }
+  // A loaded pointer's or an assume's check can go before its loop.
+  SmallVector<const AlignmentPromise *, 8> BeforeLoops(Loads);
+  BeforeLoops.append(Assumes.begin(), Assumes.end());
+  if (!BeforeLoops.empty())
+    Changed |=
+        insertPreheaders(BeforeLoops, FAM.getResult<DominatorTreeAnalysis>(F),
+                         FAM.getResult<LoopAnalysis>(F));
   if (Accesses.empty())
     return Changed;
   Changed |= readFieldsOnce(F);

@@ -5,9 +5,13 @@
 // they all happen here, in one named step before any function is planned:
 //   - the fallback copies (UnalignedCopies.h), cloned from bodies no check
 //     has touched yet;
-//   - a preheader for every loop around an access promise or an `!align`
-//     load, so that its check can be hoisted there (what loop-simplify
-//     would give it later);
+//   - a preheader for every loop around an access promise, an `!align`
+//     load or an assume, so that its check can be hoisted there (what
+//     loop-simplify would give it later);
+//   - in a function with an assume in a loop (not optnone), its allocas
+//     promoted to registers (SROA's first step at -O1 and up), so that
+//     ScalarEvolution sees clang's induction variables at pipeline start
+//     and a row pointer's promise can be checked before the row loop;
 //   - one read of each pointer field of an aggregate (MLIR's memref
 //     descriptor), defined where the aggregate is, so that an address
 //     computed from it is loop-invariant;
@@ -30,6 +34,7 @@
 #include "Promises.h"
 #include "UnalignedCopies.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/PassManager.h"
 
 namespace alignguard {
@@ -45,6 +50,12 @@ bool prepareForChecks(llvm::Function &F,
                       llvm::ArrayRef<AlignmentPromise> Promises, bool Fallback,
                       UnalignedCopies &Copies,
                       llvm::FunctionAnalysisManager &FAM);
+
+/// True when one of Promises is an assume's, in a loop of LI, that
+/// align-guard may check before its loop (prepareForChecks prepares F for
+/// it).
+bool hasAssumeInLoop(llvm::ArrayRef<AlignmentPromise> Promises,
+                     llvm::LoopInfo &LI);
 
 /// Calls Use with a copy of F that is prepared as align-guard prepares F
 /// (its promises collected as align-guard<accesses if Accesses; loads if

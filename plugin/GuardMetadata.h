@@ -11,7 +11,8 @@
 //   !0 = !{!"param-attr"}            ; made from an `align` parameter
 //                                    ; (`return-attr`: a call's result;
 //                                    ; `load-metadata`: a load's `!align`)
-//   !1 = !{!"hoisted"}               ; an access check's placement
+//   !1 = !{!"hoisted"}               ; an access's or assume's check
+//                                    ; placement
 //   !2 = !{!"fallback-unsafe: ..."}  ; why the requested action was not used
 //   !alignguard.version = !{!3}      ; !3 = !{i32 1}: this contract's version
 //
@@ -41,7 +42,8 @@ inline constexpr unsigned GuardContractVersion = 1;
 /// Where a check sits relative to the promise it tests.
 enum class CheckPlacement {
   AtPromise, ///< just before the assume, or at the entry for parameters
-  Hoisted,   ///< an access check moved out of at least one loop
+  Hoisted,   ///< a check moved out of at least one loop (an access's, an
+             ///< assume's, an `!align` load's)
   InLoop,    ///< an access check before the access, inside its loop
   InPlace,   ///< an access check before the access, which is in no loop
 };
@@ -55,7 +57,8 @@ struct GuardNote {
   /// parameters (ParamAttr), a call's `align`/`allocalign` (ReturnAttr), a
   /// load's `!align` (LoadMetadata); none for an assume that was one.
   std::optional<PromiseKind> MadeFrom;
-  /// Recorded for access checks (the assume's own is AtPromise).
+  /// Recorded for access checks, and for an assume whose check was
+  /// hoisted before its loop (otherwise the assume's own is AtPromise).
   std::optional<CheckPlacement> Placement;
   /// Why the requested action was not used here (the check aborts); empty
   /// when it was.

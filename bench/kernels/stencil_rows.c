@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // stencil3x3_rows: the blur of stencil.c, written with the other common
 // idiom for a run-time stride: __builtin_assume_aligned on each row
-// pointer, inside the row loop. Its promises, and so AlignGuard's checks,
-// are made once per row (four per row), and they come after the stores of
-// the previous rows, so align-guard<fallback> cannot rerun the call from
-// the start: the pass warns ("fallback-unsafe") and these checks abort
-// instead. The benchmark runs this kernel without the misaligned-fallback
-// variant and shows the abort in its misaligned-input table.
+// pointer, inside the row loop. Its promises are made once per row (four
+// per row), on addresses affine in y, so AlignGuard checks them before the
+// row loop: each row pointer's first row, and its second when the loop
+// runs twice (the stride is read at run time). Every check precedes every
+// store, so align-guard<fallback> reruns the call in the unaligned copy on
+// a misaligned image, as it does for stencil3x3.
 #include <stddef.h>
 
 void stencil3x3_rows(float *out, size_t ostride, const float *in,

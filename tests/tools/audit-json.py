@@ -125,7 +125,8 @@ def check_module(doc, where):
         if a["placement"] not in (None, "hoisted", "in-loop", "in-place"):
             fail("%s: placement %r" % (w, a["placement"]))
         if a["placement"] is not None and a["kind"] not in (
-                "access", "load-metadata"):
+                "access", "load-metadata") and not (
+                a["kind"] == "assume-bundle" and a["placement"] == "hoisted"):
             fail("%s: placement on a %s" % (w, a["kind"]))
         for key in ("file", "reason"):
             if a[key] is not None and not isinstance(a[key], str):

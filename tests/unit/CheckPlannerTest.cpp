@@ -689,6 +689,72 @@ TEST(CheckPlanner, UncountedTestFirstLoopIsGuardedByItsFirstTest) {
   EXPECT_EQ(C.Guards[0].RHS, P->SE->getSCEV(P->F->getArg(1)));
 }
 
+// __builtin_assume_aligned on a row pointer in a rotated row loop: the
+// stride is read at run time.
+const char *RowAssumeLoop = R"(
+declare void @llvm.assume(i1)
+define void @f(float* %img, i64 %stride, i64 %h) {
+entry:
+  %any = icmp ne i64 %h, 0
+  br i1 %any, label %preheader, label %exit
+preheader:
+  br label %loop
+loop:
+  %y = phi i64 [ 0, %preheader ], [ %y.next, %loop ]
+  %off = mul i64 %y, %stride
+  %row = getelementptr inbounds float, float* %img, i64 %off
+  %rowi = bitcast float* %row to i8*
+  call void @llvm.assume(i1 true) [ "align"(i8* %rowi, i64 32) ]
+  store float 0.0, float* %row, align 4
+  %y.next = add nuw i64 %y, 1
+  %more = icmp ult i64 %y.next, %h
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+)";
+
+/// The one site of P's plan, of Kind and hoisted to the preheader, with
+/// nothing left out; null (and a failure) when the plan is not that.
+const CheckSite *onlyHoistedSite(const Planned &P, SiteKind Kind) {
+  EXPECT_TRUE(P.Plan.LeftOut.empty());
+  if (P.Plan.Sites.size() != 1) {
+    ADD_FAILURE() << "expected one site";
+    return nullptr;
+  }
+  const CheckSite &S = P.Plan.Sites[0];
+  EXPECT_EQ(S.Kind, Kind);
+  EXPECT_EQ(S.Placement, CheckPlacement::Hoisted);
+  EXPECT_EQ(S.InsertBefore, P.block("preheader")->getTerminator());
+  return &S;
+}
+
+TEST(CheckPlanner, AssumeOnARowPointerIsCheckedBeforeTheLoop) {
+  auto P = plan(RowAssumeLoop, request(FailureAction::Fallback));
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  const AlignmentPromise *Row = P->promise(PromiseKind::AssumeBundle);
+  const CheckSite *S = onlyHoistedSite(*P, SiteKind::Assume);
+  ASSERT_TRUE(Row && S);
+  // The promise stays in its own assume, in the loop; the site answers
+  // for it.
+  EXPECT_EQ(S->Assume, nullptr);
+  EXPECT_EQ(S->Promises, std::vector<const AlignmentPromise *>{Row});
+  EXPECT_EQ(P->Plan.siteOf(Row), 0);
+  // Before every store: fallback is kept.
+  EXPECT_EQ(S->Policy.Action, FailureAction::Fallback);
+  // The first row, always (rotated: the body runs on entry); the second,
+  // img + 4 * stride bytes, when the backedge is taken.
+  ASSERT_EQ(S->Checks.size(), 2u);
+  const PlannedCheck &First = S->Checks[0], &Second = S->Checks[1];
+  EXPECT_EQ(First.Address, P->SE->getSCEV(P->F->getArg(0)));
+  EXPECT_TRUE(First.Guards.empty());
+  ASSERT_NE(Second.Address, nullptr);
+  EXPECT_NE(Second.Address, First.Address);
+  ASSERT_EQ(Second.Guards.size(), 1u);
+  expectTakenAtLeast(*P, Second.Guards[0], "loop", 1);
+}
+
 TEST(CheckPlanner, AccessOutsideAnyLoopIsCheckedInPlace) {
   const char *IR = R"(
 define void @f(<4 x float>* %base) {
