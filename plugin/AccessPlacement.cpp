@@ -4,6 +4,7 @@
 
 #include "Compat.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -106,8 +107,26 @@ std::optional<LoopGuard> firstTestEnters(const Loop *L, ScalarEvolution &SE) {
 /// checked too, when there is a second iteration: then every address is
 /// first + k * (second - first). The second address goes to Work, to be
 /// hoisted further on its own.
+/// Whether every instruction of L passes control on (cached in Known): no
+/// call that may exit the program, throw or never return. In a loop with
+/// one, the promise may never be made (an iteration ends in `exit(1)`
+/// before it), and a check before the loop would report what the program
+/// never promised.
+bool alwaysContinues(const Loop &L, DenseMap<const Loop *, bool> &Known) {
+  auto [It, New] = Known.try_emplace(&L, true);
+  if (New)
+    for (const BasicBlock *BB : L.blocks())
+      for (const Instruction &I : *BB)
+        if (!isGuaranteedToTransferExecutionToSuccessor(&I)) {
+          It->second = false;
+          return false;
+        }
+  return It->second;
+}
+
 void hoist(AccessCandidate &C, std::vector<AccessCandidate> &Work, LoopInfo &LI,
-           DominatorTree &DT, ScalarEvolution &SE) {
+           DominatorTree &DT, ScalarEvolution &SE,
+           DenseMap<const Loop *, bool> &Continues) {
   unsigned AlignBits = Log2_64(C.Alignment);
   for (Loop *L = LI.getLoopFor(C.InsertBefore->getParent()); L;
        L = L->getParentLoop()) {
@@ -119,7 +138,8 @@ void hoist(AccessCandidate &C, std::vector<AccessCandidate> &Work, LoopInfo &LI,
     // its latch (rotated: the body runs once on entry) or its header
     // (tested first).
     if (!Preheader || !Latch || !Exiting || !DT.dominates(Home, Latch) ||
-        (Exiting != Latch && Exiting != L->getHeader()))
+        (Exiting != Latch && Exiting != L->getHeader()) ||
+        !alwaysContinues(*L, Continues))
       return;
     for (const LoopGuard &G : C.Guards)
       if (!SE.isLoopInvariant(G.LHS, L) || !SE.isLoopInvariant(G.RHS, L))
@@ -171,6 +191,7 @@ std::vector<AccessCandidate>
 placeAccessChecks(ArrayRef<const AlignmentPromise *> Accesses,
                   DominatorTree &DT, LoopInfo &LI, ScalarEvolution &SE) {
   std::vector<AccessCandidate> Placed, Work;
+  DenseMap<const Loop *, bool> Continues;
   for (const AlignmentPromise *A : Accesses) {
     auto *Align = cast<ConstantInt>(A->Alignment);
     AccessCandidate C{A->Inst,
@@ -183,13 +204,13 @@ placeAccessChecks(ArrayRef<const AlignmentPromise *> Accesses,
                           : CheckPlacement::InPlace,
                       A};
     if (SE.isSCEVable(A->Pointer->getType()))
-      hoist(C, Work, LI, DT, SE);
+      hoist(C, Work, LI, DT, SE, Continues);
     Placed.push_back(std::move(C));
   }
   while (!Work.empty()) {
     AccessCandidate C = std::move(Work.back());
     Work.pop_back();
-    hoist(C, Work, LI, DT, SE);
+    hoist(C, Work, LI, DT, SE, Continues);
     Placed.push_back(std::move(C));
   }
   return Placed;

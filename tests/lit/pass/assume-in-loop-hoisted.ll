@@ -22,6 +22,7 @@ declare void @llvm.assume(i1)
 ; WARN-NOT:  warning: {{.*}} function '{{rows|rows_tested_first|step_multiple|nested}}'
 ; WARN:      warning: align-guard: in function 'conditional': fallback cannot be used {{.*}}fallback-unsafe
 ; WARN:      warning: align-guard: in function 'not_affine': fallback cannot be used {{.*}}fallback-unsafe
+; WARN:      warning: align-guard: in function 'exits_early': fallback cannot be used {{.*}}fallback-unsafe
 ; WARN-NOT:  warning
 
 ; A rotated row loop (as after -O2), entered when h > 0: the first row
@@ -253,6 +254,41 @@ exit:
   ret void
 }
 
+; A loop that may end the program before the promise (an iteration that
+; calls exit(1) first): a check before the loop would report a promise the
+; program never makes. Checked at the assume.
+; CHECK-LABEL: define void @exits_early(
+; CHECK:       entry:
+; CHECK-NEXT:    br label %cond
+; CHECK:       body:
+; CHECK:         ptrtoint
+; CHECK:         br i1 {{%.*}}, label %alignguard.fail, label %alignguard.ok
+define void @exits_early(float* %img, i64 %stride, i64 %h, i1 %bad) {
+entry:
+  br label %cond
+cond:
+  %y = phi i64 [ 0, %entry ], [ %y.next, %body ]
+  %more = icmp ult i64 %y, %h
+  br i1 %more, label %check, label %exit
+check:
+  br i1 %bad, label %die, label %body
+die:
+  call void @exit(i32 1)
+  unreachable
+body:
+  %off = mul i64 %y, %stride
+  %row = getelementptr inbounds float, float* %img, i64 %off
+  %rowi = bitcast float* %row to i8*
+  call void @llvm.assume(i1 true) [ "align"(i8* %rowi, i64 32) ]
+  store float 0.0, float* %row, align 4
+  %y.next = add i64 %y, 1
+  br label %cond
+exit:
+  ret void
+}
+
+declare void @exit(i32) noreturn nounwind
+
 ; FALLBACK: [[HOISTED]] = !{!"hoisted"}
 ; FALLBACK: [[UNSAFE]] = !{!"fallback-unsafe: a store can run before the check, so running the copy would repeat it"}
 
@@ -262,6 +298,7 @@ exit:
 ; AUDIT: guarded assume-bundle nested | {{.*}} | hoisted
 ; AUDIT: guarded assume-bundle conditional | {{.*}} | None
 ; AUDIT: guarded assume-bundle not_affine | {{.*}} | None
+; AUDIT: guarded assume-bundle exits_early | {{.*}} | None
 
 ; The audit's plan (before align-guard) says the same.
 ; PLAN:      "function": "rows",
@@ -302,6 +339,6 @@ exit:
 ; PLAN-NEXT:   "placement": "at-promise",
 
 ; A second run checks nothing twice.
-; RERUN-COUNT-6: call void @__alignguard_report_abort(
+; RERUN-COUNT-7: call void @__alignguard_report_abort(
 ; RERUN-NOT:     call void @__alignguard_report_abort(
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
