@@ -22,6 +22,7 @@ import datetime
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -44,6 +45,26 @@ def configs(majors):
 
 def log(msg):
     print("[suite %5.0fs] %s" % (time.time() - START, msg), flush=True)
+
+
+def snapshot(build_root, n):
+    """Copies build-N's plugin and runtime once per major, so that both of a
+    major's runs measure the same plugin even if build-N is rebuilt while
+    the suite runs. Returns the copy's root (holding build-N)."""
+    src = os.path.join(build_root, "build-%d" % n)
+    root = os.path.join(ROOT, "build-bench", "snapshot")
+    dst = os.path.join(root, "build-%d" % n)
+    if os.path.isdir(dst):
+        shutil.rmtree(dst)
+    os.makedirs(os.path.join(dst, "runtime"))
+    shutil.copy2(os.path.join(src, "AlignGuard.so"), dst)
+    shutil.copy2(os.path.join(src, "runtime", "libalignguard_rt.a"), os.path.join(dst, "runtime"))
+    # libalignguard_rt.a can be a linker script naming alignguard/libalignguard_rt.a.
+    sub = os.path.join(src, "runtime", "alignguard")
+    if os.path.isdir(sub):
+        shutil.copytree(sub, os.path.join(dst, "runtime", "alignguard"))
+    log("LLVM %d: plugin and runtime copied from %s" % (n, src))
+    return root
 
 
 def run_config(c, build_root, quick):
@@ -107,7 +128,8 @@ def write(path, runs, quick, command, elapsed):
     a("- Machine: %s, %d logical CPUs, %s memory; the CPU has %s. Shared with other work while "
       "it ran: times are noisy, instruction counts are exact." % (
           m["cpu"], m["cores"], m["memory"], m["flags"]))
-    a("- Runs: " + "; ".join("`%s`: LLVM %d, kernels for %s%s, %.1f min" % (
+    a("- Runs (each major's plugin and runtime copied once, at the start, to "
+      "`build-bench/snapshot/`, and measured by both of its runs): " + "; ".join("`%s`: LLVM %d, kernels for %s%s, %.1f min" % (
         c["name"], c["llvm"], c["label"],
         ", quick" if d["quick"] else ", reduced sizes, no compile time" if d.get("reduced") else
         ", every size, compile time and third-party TUs", d["minutes"]) for c, d, _ in runs) + ".")
@@ -225,8 +247,9 @@ def main():
     args = ap.parse_args()
     majors = args.llvm or [14, 22]
     runs = []
+    roots = {n: snapshot(os.path.abspath(args.build_root), n) for n in majors}
     for c in configs(majors):
-        data, md = run_config(c, os.path.abspath(args.build_root), args.quick)
+        data, md = run_config(c, roots[c["llvm"]], args.quick)
         runs.append((c, data, md))
     elapsed = (time.time() - START) / 60
     path = os.path.join(ROOT, "bench", "RESULTS.md")
