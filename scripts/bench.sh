@@ -1,51 +1,65 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# AlignGuard's benchmark suite (issue 5): builds every variant of the kernels
-# in bench/kernels (plain -O3; align-guard<abort>, <fallback> on aligned and
-# misaligned input, <recover>; UBSan's alignment check with its runtime and
-# trapping), counts instructions with callgrind, times all variants in one
-# interleaved run, measures opt -O2's compile time with and without the
-# plugin, and writes bench/RESULTS.md and bench/overhead.png. About 7
-# minutes on a 2-core machine; --quick: fewer sizes and repetitions, about 1.
+# AlignGuard's benchmark suite (issues 5 and 13): for LLVM 14 and 22, builds
+# every variant of the kernels in bench/kernels (plain -O3; align-guard<abort>,
+# <fallback> on aligned and misaligned input, <recover>, <return=-1>; UBSan's
+# alignment check with its runtime and trapping) for baseline x86-64 (SSE2)
+# and x86-64-v3 (AVX2, fewer sizes), counts instructions with callgrind,
+# times all variants in one interleaved run, measures opt -O2's compile time
+# with and without the plugin (generated promise-dense and TVM-shaped
+# modules) and clang -O2 on third-party TUs (Eigen, Highway, xsimd, a plain C
+# program), and writes bench/RESULTS.md and bench/results/*/overhead.png.
+# Under 20 minutes on an idle 2-core machine; --quick: fewer sizes,
+# repetitions and modules.
 #
-#   scripts/bench.sh [--quick] [--llvm N] [--rebuild]
+#   scripts/bench.sh [--quick] [--llvm N] [--rebuild] [--build-root DIR]
 #
-# --llvm N: the LLVM major (default 14); uses build-N. The plugin and runtime
-# are built when build-N lacks them; --rebuild runs `cmake --build` anyway
-# (otherwise an existing build is measured as it is). Installs what is
-# missing with apt (as root, or with sudo), like scripts/setup.sh.
+# --llvm N: one LLVM major (default: 14 and 22); uses build-N. The plugin
+# and runtime are built when build-N lacks them; --rebuild runs `cmake
+# --build` anyway (otherwise an existing build is measured as it is).
+# --build-root DIR: use DIR/build-N instead of the checkout's (measured as
+# they are, never built). Installs what is missing with apt (as root, or
+# with sudo), like scripts/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-n=14
+majors=()
 rebuild=0
+root=
 args=()
 while (($#)); do
   case "$1" in
     --quick) args+=(--quick) ;;
-    --llvm) n=${2:?--llvm needs a major}; shift ;;
-    --llvm=*) n=${1#--llvm=} ;;
+    --llvm) majors+=("${2:?--llvm needs a major}"); shift ;;
+    --llvm=*) majors+=("${1#--llvm=}") ;;
     --rebuild) rebuild=1 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --build-root) root=${2:?--build-root needs a directory}; shift ;;
+    --build-root=*) root=${1#--build-root=} ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+((${#majors[@]})) || majors=(14 22)
 
-# The build's dependencies (clang, opt, llvm-nm, cmake, libdlpack-dev, ...).
-scripts/setup.sh "$n"
+# The build's dependencies (clang, opt, llvm-nm, cmake, libdlpack-dev,
+# Highway, xsimd, SIMDe, ...).
+scripts/setup.sh "${majors[@]}"
 
 # The benchmark's own: valgrind (callgrind), matplotlib for Debian's python3
 # (the plot; /usr/bin/python3 runs run.py, whatever python3 is first on
-# PATH), and the UBSan runtime for -fsanitize=alignment without -trap
-# (libclang-rt-N-dev on Debian 12; an older layout had it in
-# libclang-common-N-dev, which setup.sh's clang-N pulls in).
-clang="/usr/lib/llvm-$n/bin/clang"
+# PATH), Eigen for the third-party TU, and the UBSan runtime for
+# -fsanitize=alignment without -trap (libclang-rt-N-dev on Debian 12; an
+# older layout had it in libclang-common-N-dev, which setup.sh's clang-N
+# pulls in).
 missing=()
 command -v valgrind >/dev/null || missing+=(valgrind)
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || missing+=(python3-matplotlib)
-rtdir=$("$clang" -print-runtime-dir)
-compgen -G "$rtdir/libclang_rt.ubsan_standalone*.so" >/dev/null || missing+=("libclang-rt-$n-dev")
+[[ -f /usr/include/eigen3/Eigen/Dense ]] || missing+=(libeigen3-dev)
+for n in "${majors[@]}"; do
+  rtdir=$("/usr/lib/llvm-$n/bin/clang" -print-runtime-dir)
+  compgen -G "$rtdir/libclang_rt.ubsan_standalone*.so" >/dev/null || missing+=("libclang-rt-$n-dev")
+done
 if ((${#missing[@]})); then
   echo "bench.sh: installing ${missing[*]}"
   sudo=()
@@ -61,12 +75,21 @@ if ((${#missing[@]})); then
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-build="build-$n"
-if ((rebuild)) || [[ ! -f "$build/AlignGuard.so" || ! -f "$build/runtime/libalignguard_rt.a" ]]; then
-  echo "bench.sh: building the plugin and runtime in $build"
-  cmake -S . -B "$build" -DLLVM_DIR="/usr/lib/llvm-$n/lib/cmake/llvm" >/dev/null
-  cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
-    --target AlignGuard alignguard_rt >/dev/null
-fi
+suite=()
+for n in "${majors[@]}"; do
+  suite+=(--llvm "$n")
+  [[ -z "$root" ]] || continue
+  build="build-$n"
+  if ((rebuild)) || [[ ! -f "$build/AlignGuard.so" || ! -f "$build/runtime/libalignguard_rt.a" ]]; then
+    echo "bench.sh: building the plugin and runtime in $build"
+    cmake -S . -B "$build" -DLLVM_DIR="/usr/lib/llvm-$n/lib/cmake/llvm" >/dev/null
+    cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
+      --target AlignGuard alignguard_rt >/dev/null
+  fi
+done
 
-exec /usr/bin/python3 bench/run.py --llvm "$n" "${args[@]}"
+command="scripts/bench.sh${args[*]:+ ${args[*]}}"
+[[ "${majors[*]}" == "14 22" ]] || command+=" $(printf -- '--llvm %s ' "${majors[@]}")"
+[[ -z "$root" ]] || command+=" --build-root $root"
+exec /usr/bin/python3 bench/suite.py "${args[@]}" "${suite[@]}" \
+  ${root:+--build-root "$root"} --command "${command% }"
