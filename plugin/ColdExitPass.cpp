@@ -3,13 +3,16 @@
 #include "ColdExitPass.h"
 
 #include "Compat.h"
+#include "EntryPoints.h"
 #include "RuntimeABI.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <map>
 #include <tuple>
@@ -49,9 +52,14 @@ std::string typeSuffix(Type *T) {
 /// instruction after it that makes the exit.
 struct ColdExit {
   CallInst *Hook;     ///< the runtime call
-  CallInst *Copy;     ///< fallback: the call of the unaligned copy
+  Instruction *Leave; ///< what ends the hook's block: replaced by a `ret`
   Instruction *Final; ///< `unreachable` (abort), `ret`, or `br` to a `ret`
   Value *Returned;    ///< what the function returns there (null: void)
+  CallInst *Copy = nullptr; ///< fallback: the call of the unaligned copy,
+  /// in the hook's block or, when the optimiser made one call of the copy
+  /// for several failing sides, in the block Via they branch to;
+  BasicBlock *Via = nullptr;
+  SmallVector<Value *, 8> CopyArgs; ///< its arguments from the hook's block
 };
 
 class Rewriter {
@@ -130,7 +138,7 @@ std::vector<ColdExit> Rewriter::findExits(StringRef HookName) const {
     Function &F = *CI->getFunction();
     if (compat::isPresplitCoroutine(F))
       continue;
-    ColdExit E{CI, nullptr, nextReal(CI), nullptr};
+    ColdExit E{CI, nextReal(CI), nextReal(CI), nullptr};
     if (isa_and_nonnull<UnreachableInst>(E.Final)) {
       if (HookName != ReportAbortHookName)
         continue;
@@ -140,25 +148,48 @@ std::vector<ColdExit> Rewriter::findExits(StringRef HookName) const {
       if (E.Returned && !isa<ConstantInt>(E.Returned))
         continue;
     } else if (HookName == FallbackHookName) {
-      // The hook, then the copy, whose result is returned.
-      auto *Copy = dyn_cast_or_null<CallInst>(E.Final);
+      // The hook, then the copy (here, or in the block all failing sides
+      // branch to), whose result is returned.
+      Instruction *Next = E.Leave;
+      auto *Br = dyn_cast_or_null<BranchInst>(Next);
+      if (Br && Br->isUnconditional()) {
+        E.Via = Br->getSuccessor(0);
+        Next = compat::firstNonPHI(*E.Via);
+        while (Next && Next->isDebugOrPseudoInst())
+          Next = Next->getNextNode();
+      }
+      auto *Copy = dyn_cast_or_null<CallInst>(Next);
       Function *Callee = Copy ? Copy->getCalledFunction() : nullptr;
-      if (!Callee || Callee->isDeclaration() || Copy->getNumOperandBundles() ||
-          Copy->isMustTailCall())
+      // The copy align-guard made (UnalignedCopies.h), which the optimiser
+      // may have merged for several sides (and with it their !nosanitize).
+      if (!Callee || Callee->isDeclaration() ||
+          !Callee->hasFnAttribute(NoAlignGuardAttr) ||
+          Copy->getNumOperandBundles() || Copy->isMustTailCall())
         continue;
       E.Copy = Copy;
+      for (Value *V : Copy->args()) {
+        auto *Phi = dyn_cast<PHINode>(V);
+        E.CopyArgs.push_back(
+            Phi && Phi->getParent() == E.Via
+                ? Phi->getIncomingValueForBlock(CI->getParent())
+                : V);
+      }
       E.Final = nextReal(Copy);
+      if (!E.Via)
+        E.Leave = E.Final;
       // It returns the copy's result, or a constant the optimiser found
       // the copy returns.
       if (!returnsAt(E.Final, E.Returned) ||
           (E.Returned && E.Returned != Copy && !isa<Constant>(E.Returned)))
         continue;
-      // Arguments whose place in memory is the call's own cannot move.
+      // Arguments whose place in memory is the call's own cannot move, and
+      // none may point into this function's frame, which a tail call ends.
       bool Plain = true;
       for (unsigned I = 0, N = Copy->arg_size(); I != N; ++I)
         Plain &= !Copy->isByValArgument(I) && !Copy->isInAllocaArgument(I) &&
                  !Copy->paramHasAttr(I, Attribute::Preallocated) &&
-                 !Copy->paramHasAttr(I, Attribute::SwiftError);
+                 !Copy->paramHasAttr(I, Attribute::SwiftError) &&
+                 !isa<AllocaInst>(getUnderlyingObject(E.CopyArgs[I]));
       if (!Plain)
         continue;
     } else {
@@ -240,8 +271,8 @@ Function *Rewriter::sharedThunk(Function &Hook, Function &For,
 AttributeList passedAttributes(const ColdExit &E, AttributeList AL) {
   SmallVector<AttributeSet, 8> Params;
   AttributeList CopyAL = E.Copy->getAttributes();
-  for (unsigned I = 0, N = E.Copy->arg_size(); I != N; ++I)
-    if (!isa<Constant>(E.Copy->getArgOperand(I)))
+  for (unsigned I = 0, N = E.CopyArgs.size(); I != N; ++I)
+    if (!isa<Constant>(E.CopyArgs[I]))
       Params.push_back(CopyAL.getParamAttrs(I));
   return AttributeList::get(E.Copy->getContext(), AL.getFnAttrs(),
                             AL.getRetAttrs(), Params);
@@ -251,7 +282,7 @@ Function *Rewriter::fallbackThunk(const ColdExit &E, ArrayRef<Value *> Passed) {
   // The key: the copy, then every argument, constant or (passed) null.
   std::vector<Value *> Key{E.Copy->getCalledFunction(),
                            E.Returned == E.Copy ? nullptr : E.Returned};
-  for (Value *V : E.Copy->args())
+  for (Value *V : E.CopyArgs)
     Key.push_back(isa<Constant>(V) ? V : nullptr);
   for (Value *V : E.Hook->args())
     Key.push_back(isa<Constant>(V) ? V : nullptr);
@@ -277,7 +308,7 @@ Function *Rewriter::fallbackThunk(const ColdExit &E, ArrayRef<Value *> Passed) {
     return isa<Constant>(V) ? V : &*Next++;
   };
   SmallVector<Value *, 8> CopyArgs, HookArgs;
-  for (Value *V : E.Copy->args())
+  for (Value *V : E.CopyArgs)
     CopyArgs.push_back(Remade(V));
   for (Value *V : E.Hook->args())
     HookArgs.push_back(Remade(V));
@@ -304,7 +335,7 @@ bool Rewriter::rewrite(const ColdExit &E) {
   Function *Thunk = nullptr;
   SmallVector<Value *, 8> Args;
   if (E.Copy) {
-    for (Value *V : E.Copy->args())
+    for (Value *V : E.CopyArgs)
       if (!isa<Constant>(V))
         Args.push_back(V);
     for (Value *V : E.Hook->args())
@@ -316,7 +347,7 @@ bool Rewriter::rewrite(const ColdExit &E) {
     Thunk = sharedThunk(*E.Hook->getCalledFunction(), F, RetValue);
     Args.append(E.Hook->arg_begin(), E.Hook->arg_end());
   }
-  IRBuilder<> B(E.Final);
+  IRBuilder<> B(E.Leave);
   CallInst *Call = B.CreateCall(Thunk, Args);
   Call->setDebugLoc(E.Hook->getDebugLoc());
   Call->copyMetadata(*E.Hook, {LLVMContext::MD_dbg});
@@ -329,13 +360,17 @@ bool Rewriter::rewrite(const ColdExit &E) {
   Call->setTailCallKind(CallInst::TCK_Tail);
   ReturnInst *Ret =
       F.getReturnType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(Call);
-  Ret->setDebugLoc(E.Final->getDebugLoc());
-  if (auto *Br = dyn_cast<BranchInst>(E.Final))
-    Br->getSuccessor(0)->removePredecessor(Br->getParent());
-  E.Final->eraseFromParent();
-  if (E.Copy)
+  Ret->setDebugLoc(E.Leave->getDebugLoc());
+  BasicBlock *Fail = E.Hook->getParent();
+  if (auto *Br = dyn_cast<BranchInst>(E.Leave))
+    Br->getSuccessor(0)->removePredecessor(Fail);
+  E.Leave->eraseFromParent();
+  if (E.Copy && !E.Via)
     E.Copy->eraseFromParent();
   E.Hook->eraseFromParent();
+  // The shared call of the copy, once no failing side branches to it.
+  if (E.Via && pred_empty(E.Via))
+    DeleteDeadBlock(E.Via);
   ++NumTailExits;
   return true;
 }

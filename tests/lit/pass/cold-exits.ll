@@ -118,7 +118,7 @@ alignguard.ok:
   ret float 0.0
 }
 
-define internal float @fallback.alignguard.unaligned(float* %x, i64 %n) {
+define internal float @fallback.alignguard.unaligned(float* %x, i64 %n) #1 {
   %v = load float, float* %x, align 4
   ret float %v
 }
@@ -143,9 +143,58 @@ common.ret:
   ret i32 0
 }
 
-define internal void @fallback_const.alignguard.unaligned(i8* %p) {
+define internal void @fallback_const.alignguard.unaligned(i8* %p) #1 {
   store i8 0, i8* %p, align 1
   ret void
+}
+
+; Two failing sides whose calls of the copy the optimiser merged into one
+; block (SimplifyCFG, dot at -O3), its arguments phis: each side gets its
+; own tail call, and the shared block goes once nothing branches to it.
+; CHECK-LABEL: define double @fallback_merged(
+; CHECK:       fail.a:
+; CHECK-NEXT:    %[[A:.*]] = tail call double @fallback_merged.alignguard.fallback({{i8\*|ptr}} %a, {{i8\*|ptr}} %b, i64 %bits.a)
+; CHECK-NEXT:    ret double %[[A]]
+; CHECK:       fail.b:
+; CHECK-NEXT:    %[[B:.*]] = tail call double @fallback_merged.alignguard.fallback{{.*}}({{i8\*|ptr}} %a, {{i8\*|ptr}} %b, i64 %bits.b)
+; CHECK-NEXT:    ret double %[[B]]
+; CHECK-NOT:   slow:
+; CHECK:       done:
+; CHECK-NEXT:    ret double 1.000000e+00
+define double @fallback_merged(i8* %a, i8* %b) {
+entry:
+  %bits.a = ptrtoint i8* %a to i64
+  %bad.a = icmp ne i64 %bits.a, 0
+  br i1 %bad.a, label %fail.a, label %ok.a
+
+fail.a:
+  call void @__alignguard_fallback(i8* @site, i64 %bits.a, i64 64, i64 0), !nosanitize !2
+  br label %slow
+
+ok.a:
+  %bits.b = ptrtoint i8* %b to i64
+  %bad.b = icmp ne i64 %bits.b, 0
+  br i1 %bad.b, label %fail.b, label %ok.b
+
+fail.b:
+  call void @__alignguard_fallback(i8* @site, i64 %bits.b, i64 64, i64 0), !nosanitize !2
+  br label %slow
+
+ok.b:
+  br label %done
+
+slow:
+  %x = phi i8* [ %a, %fail.a ], [ %a, %fail.b ]
+  %s = call double @fallback_merged.alignguard.unaligned(i8* %x, i8* %b)
+  br label %done
+
+done:
+  %r = phi double [ %s, %slow ], [ 1.0, %ok.b ]
+  ret double %r
+}
+
+define internal double @fallback_merged.alignguard.unaligned(i8* %a, i8* %b) #1 {
+  ret double 2.0
 }
 
 ; Left alone: recover goes on after its report; a call in an EH funclet
@@ -247,6 +296,7 @@ declare void @may_throw()
 declare i32 @__CxxFrameHandler3(...)
 
 attributes #0 = { noinline }
+attributes #1 = { "no-align-guard" }
 
 !llvm.module.flags = !{!0}
 !llvm.dbg.cu = !{!3}
