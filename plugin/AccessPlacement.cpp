@@ -113,14 +113,11 @@ std::optional<LoopGuard> firstTestEnters(const Loop *L, ScalarEvolution &SE) {
 /// before it), and a check before the loop would report what the program
 /// never promised.
 bool alwaysContinues(const Loop &L, DenseMap<const Loop *, bool> &Known) {
-  auto [It, New] = Known.try_emplace(&L, true);
+  auto [It, New] = Known.try_emplace(&L);
   if (New)
-    for (const BasicBlock *BB : L.blocks())
-      for (const Instruction &I : *BB)
-        if (!isGuaranteedToTransferExecutionToSuccessor(&I)) {
-          It->second = false;
-          return false;
-        }
+    It->second = all_of(L.blocks(), [](const BasicBlock *BB) {
+      return isGuaranteedToTransferExecutionToSuccessor(BB);
+    });
   return It->second;
 }
 

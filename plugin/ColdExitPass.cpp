@@ -84,14 +84,16 @@ private:
   std::map<std::vector<Value *>, Function *> Fallbacks;
 };
 
-/// The instruction after I, debug intrinsics skipped (LLVM before 19 keeps
-/// them as instructions).
-Instruction *nextReal(Instruction *I) {
-  do
+/// I, or the first instruction after it that is not a debug intrinsic
+/// (LLVM before 19 keeps them as instructions).
+Instruction *realFrom(Instruction *I) {
+  while (I && I->isDebugOrPseudoInst())
     I = I->getNextNode();
-  while (I && I->isDebugOrPseudoInst());
   return I;
 }
+
+/// The instruction after I, debug intrinsics skipped.
+Instruction *nextReal(Instruction *I) { return realFrom(I->getNextNode()); }
 
 bool isMarked(const Instruction &I) { return I.getMetadata("nosanitize"); }
 
@@ -102,10 +104,8 @@ bool returnsAt(Instruction *I, Value *&Returned) {
   auto *Ret = dyn_cast_or_null<ReturnInst>(I);
   auto *Br = dyn_cast_or_null<BranchInst>(I);
   if (Br && Br->isUnconditional()) {
-    Instruction *J = compat::firstNonPHI(*Br->getSuccessor(0));
-    while (J && J->isDebugOrPseudoInst())
-      J = J->getNextNode();
-    Ret = dyn_cast_or_null<ReturnInst>(J);
+    Ret = dyn_cast_or_null<ReturnInst>(
+        realFrom(compat::firstNonPHI(*Br->getSuccessor(0))));
   }
   if (!Ret)
     return false;
@@ -154,9 +154,7 @@ std::vector<ColdExit> Rewriter::findExits(StringRef HookName) const {
       auto *Br = dyn_cast_or_null<BranchInst>(Next);
       if (Br && Br->isUnconditional()) {
         E.Via = Br->getSuccessor(0);
-        Next = compat::firstNonPHI(*E.Via);
-        while (Next && Next->isDebugOrPseudoInst())
-          Next = Next->getNextNode();
+        Next = realFrom(compat::firstNonPHI(*E.Via));
       }
       auto *Copy = dyn_cast_or_null<CallInst>(Next);
       Function *Callee = Copy ? Copy->getCalledFunction() : nullptr;
