@@ -244,7 +244,7 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
                Action);
     if (Plan.empty())
       continue;
-    emitCheckPlan(Plan, Sites, Copies, SE);
+    emitCheckPlan(Plan, Sites, Copies, SE, Opts.Deferred);
     FAM.invalidate(*F, PreservedAnalyses::none());
     Changed = true;
   }

@@ -4,6 +4,7 @@
 
 #include "CheckPlanner.h"
 #include "Compat.h"
+#include "DeferredChecks.h"
 #include "IRShapes.h"
 #include "KeptPromises.h"
 #include "PromiseStripping.h"
@@ -48,19 +49,16 @@ struct CheckBuilder : IRBuilder<ConstantFolder, IRBuilderCallbackInserter> {
   }
 };
 
-/// One scalar pointer to test, as a value at the site.
+/// One scalar pointer to test at a site, and the promise it answers for.
 struct ScalarCheck {
   const AlignmentPromise *From;
-  Value *Pointer;
-  std::string Subject;
-  Value *Guard = nullptr; ///< an i1 that must also hold to fail, or null
-  /// What is tested: From's alignment, or the one the plan raised it to.
-  Value *Alignment = nullptr;
+  /// Its alignment is From's, or the one the plan raised it to.
+  PlaceCheck Check;
 };
 
 /// One scalar check's values, computed before the branch.
 struct PreparedCheck {
-  const ScalarCheck *C;
+  const PlaceCheck *C;
   DebugLoc Loc;
   Value *PtrBits;       ///< ptrtoint, i64: what the runtime prints
   Value *Addr;          ///< the pointer minus the offset, in the check's type
@@ -81,12 +79,41 @@ struct FailureCall {
   DebugLoc Loc;
 };
 
+/// Makes one place's branch and failing side (emitPlaceChecks).
+class PlaceEmitter {
+public:
+  PlaceEmitter(const FailurePolicy &Policy, Instruction *At,
+               Function *FallbackCopy)
+      : Policy(Policy), At(At), F(*At->getFunction()), Ctx(F.getContext()),
+        FallbackCopy(FallbackCopy) {}
+
+  void run(ArrayRef<PlaceCheck> Checks);
+
+private:
+  PreparedCheck prepare(CheckBuilder &B, const PlaceCheck &C);
+  Value *anyFails(CheckBuilder &B, std::vector<PreparedCheck> &Prepared);
+  /// The hook's arguments for P, made at FB (on the cold side).
+  FailureCall failureCall(CheckBuilder &FB, const PreparedCheck &P);
+  /// Under a terminal action: the arguments of the first of Prepared that
+  /// fails, chosen by select, so that one call reports it.
+  FailureCall firstFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared);
+  void emitFailure(Instruction *Term, const FailureCall &Call);
+
+  const FailurePolicy &Policy;
+  Instruction *At;
+  Function &F;
+  LLVMContext &Ctx;
+  Function *FallbackCopy;
+};
+
+/// Carries out a plan: each site's values, then its branch (or marker),
+/// then what becomes of its promises.
 class Emitter {
 public:
   Emitter(const CheckPlan &Plan, SiteDescriptors &Sites,
-          UnalignedCopies &Copies, ScalarEvolution &SE)
-      : Plan(Plan), F(*Plan.F), Ctx(F.getContext()), Sites(Sites),
-        Copies(Copies), SE(SE) {}
+          UnalignedCopies &Copies, ScalarEvolution &SE, bool Deferred)
+      : Plan(Plan), F(*Plan.F), Sites(Sites), Copies(Copies), SE(SE),
+        Deferred(Deferred) {}
 
   void run();
 
@@ -98,34 +125,30 @@ private:
     CallInst *Assume; ///< the assume the site's promises stay in, or null
   };
   Materialized materialize(const CheckSite &S);
+  /// The descriptor C's report names (none under trap: it says nothing).
+  Value *descriptor(const CheckSite &S, const PlannedCheck &C,
+                    const std::string &Subject, Value *Alignment);
   /// Moves the promises of a parameter or return site from their
-  /// attributes into an assume at the site (none under recover).
+  /// attributes into an assume at the site (none under recover), or, for
+  /// the parameters of a deferred site that nothing can inline, leaves them
+  /// to the expansion (keepsParamAttributes).
   CallInst *materializeAttributePromises(const CheckSite &S,
                                          ArrayRef<ScalarCheck> Checks);
+  bool keepsParamAttributes(const CheckSite &S) const;
   void emitSite(const CheckSite &S, const Materialized &M);
-  PreparedCheck prepare(CheckBuilder &B, const ScalarCheck &C);
-  Value *anyFails(CheckBuilder &B, std::vector<PreparedCheck> &Prepared);
-  /// The hook's arguments for P, made at FB (on the cold side).
-  FailureCall failureCall(CheckBuilder &FB, const PreparedCheck &P);
-  /// Under a terminal action: the arguments of the first of Prepared that
-  /// fails, chosen by select, so that one call reports it.
-  FailureCall firstFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared);
-  void emitFailure(Instruction *Term, const FailureCall &Call,
-                   const FailurePolicy &Policy);
   void finishPromises(const CheckSite &S, CallInst *Assume);
   /// Keeps Promises, all made by Assume, guarded (terminal actions) or
   /// drops them (recover).
   void finishAssume(const CheckSite &S, CallInst *Assume,
                     ArrayRef<const AlignmentPromise *> Promises);
   void finishAccess(const AlignmentPromise &A, const CheckSite &By);
-  Function *fallbackCopy() const;
 
   const CheckPlan &Plan;
   Function &F;
-  LLVMContext &Ctx;
   SiteDescriptors &Sites;
   UnalignedCopies &Copies;
   ScalarEvolution &SE;
+  bool Deferred;
 };
 
 /// Removes the attribute or metadata that makes A (a parameter's, a call's
@@ -149,8 +172,26 @@ void removePromiseAttribute(const AlignmentPromise &A) {
     CB->removeRetAttr(Attribute::Alignment);
 }
 
+/// A deferred entry site of a function nothing calls keeps its parameters'
+/// `align` until the expansion removes it: until then nothing but the marker
+/// reads the pointers before the check, and the optimiser reads the
+/// attribute for free where an assume costs it (AlignmentFromAssumptions,
+/// assume queries in InstCombine). A function with a caller here could be
+/// inlined first, and the inliner drops parameter attributes: there the
+/// promise goes into an assume, as without deferral.
+bool Emitter::keepsParamAttributes(const CheckSite &S) const {
+  return Deferred && S.Kind == SiteKind::EntryParams && S.Policy.isTerminal() &&
+         canDefer(S.Policy) && F.use_empty() &&
+         S.InsertBefore->getParent() == &F.getEntryBlock() &&
+         all_of(S.Promises, [](const AlignmentPromise *A) {
+           return A->Kind == PromiseKind::ParamAttr;
+         });
+}
+
 CallInst *Emitter::materializeAttributePromises(const CheckSite &S,
                                                 ArrayRef<ScalarCheck> Checks) {
+  if (keepsParamAttributes(S))
+    return nullptr;
   for (const AlignmentPromise *A : S.Promises)
     removePromiseAttribute(*A);
   if (!S.Policy.isTerminal() || S.Promises.empty())
@@ -162,8 +203,9 @@ CallInst *Emitter::materializeAttributePromises(const CheckSite &S,
   // valid IR, so a vector parameter's promise is kept lane by lane.
   for (const ScalarCheck &C : Checks)
     if (is_contained(S.Promises, C.From))
-      Bundles.emplace_back(AlignBundleTag,
-                           std::vector<Value *>{C.Pointer, C.From->Alignment});
+      Bundles.emplace_back(
+          AlignBundleTag,
+          std::vector<Value *>{C.Check.Pointer, C.From->Alignment});
   CallInst *Assume = B.CreateAssumption(B.getTrue(), Bundles);
   Assume->setDebugLoc(promiseDebugLoc(*S.Promises.front()));
   return Assume;
@@ -200,16 +242,24 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
                            ? ConstantInt::get(C.Promise->Alignment->getType(),
                                               C.RaisedAlignment)
                            : C.Promise->Alignment;
+    auto Add = [&](Value *Scalar, const std::string &Name) {
+      PlaceCheck PC{Scalar,
+                    Alignment,
+                    C.Promise->Offset,
+                    Guard,
+                    descriptor(S, C, Name, Alignment),
+                    promiseDebugLoc(*C.Promise)};
+      M.Checks.push_back({C.Promise, PC});
+    };
     auto *VT = dyn_cast<FixedVectorType>(Ptr->getType());
     if (!VT) {
-      M.Checks.push_back({C.Promise, Ptr, Subject, Guard, Alignment});
+      Add(Ptr, Subject);
       continue;
     }
     // LangRef: `align` on a vector of pointers holds for every element.
     for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I)
-      M.Checks.push_back({C.Promise, B.CreateExtractElement(Ptr, B.getInt64(I)),
-                          Subject + " element " + std::to_string(I), Guard,
-                          Alignment});
+      Add(B.CreateExtractElement(Ptr, B.getInt64(I)),
+          Subject + " element " + std::to_string(I));
   }
   if ((S.Kind == SiteKind::EntryParams || S.Kind == SiteKind::Result) &&
       (M.Assume = materializeAttributePromises(S, M.Checks)))
@@ -217,24 +267,34 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
   return M;
 }
 
-PreparedCheck Emitter::prepare(CheckBuilder &B, const ScalarCheck &C) {
-  const AlignmentPromise &A = *C.From;
+Value *Emitter::descriptor(const CheckSite &S, const PlannedCheck &C,
+                           const std::string &Subject, Value *Alignment) {
+  if (S.Policy.Action == FailureAction::Trap)
+    return nullptr;
+  SiteInfo Site = SiteInfo::from(Plan.describe(C.Promise));
+  Site.Subject = Subject;
+  if (Alignment != C.Promise->Alignment) // raised by the plan
+    Site.Alignment = cast<ConstantInt>(Alignment)->getZExtValue();
+  return Sites.create(Site);
+}
+
+PreparedCheck PlaceEmitter::prepare(CheckBuilder &B, const PlaceCheck &C) {
   PreparedCheck P;
   P.C = &C;
-  P.Loc = promiseDebugLoc(A);
+  P.Loc = C.Loc;
   B.SetCurrentDebugLocation(P.Loc);
   // All arithmetic in one integer type wide enough for the pointer's low
   // 64 bits, the alignment and the offset (an i128 alignment stays exact).
   unsigned Width = std::max<unsigned>(
       {64, C.Alignment->getType()->getIntegerBitWidth(),
-       A.Offset ? A.Offset->getType()->getIntegerBitWidth() : 0});
+       C.Offset ? C.Offset->getType()->getIntegerBitWidth() : 0});
   Type *IntTy = B.getIntNTy(Width);
   P.PtrBits = B.CreatePtrToInt(C.Pointer, B.getInt64Ty(), "ag.ptr");
   Value *Ptr = B.CreateZExtOrTrunc(P.PtrBits, IntTy);
   P.Addr = Ptr;
   P.Offset = nullptr;
-  if (A.Offset) {
-    P.Offset = B.CreateSExtOrTrunc(A.Offset, IntTy);
+  if (C.Offset) {
+    P.Offset = B.CreateSExtOrTrunc(C.Offset, IntTy);
     P.Addr = B.CreateSub(Ptr, P.Offset, "ag.addr");
   }
   Value *Zero = ConstantInt::get(IntTy, 0);
@@ -271,8 +331,8 @@ PreparedCheck Emitter::prepare(CheckBuilder &B, const ScalarCheck &C) {
 
 /// One condition for the place: checks with the same power-of-two mask
 /// test ((p1 | p2 | ...) & mask) != 0, the others their own, all OR-ed.
-Value *Emitter::anyFails(CheckBuilder &B,
-                         std::vector<PreparedCheck> &Prepared) {
+Value *PlaceEmitter::anyFails(CheckBuilder &B,
+                              std::vector<PreparedCheck> &Prepared) {
   Value *Bad = nullptr;
   auto Or = [&](Value *Cond) { Bad = Bad ? B.CreateOr(Bad, Cond) : Cond; };
   std::vector<bool> Done(Prepared.size(), false);
@@ -299,12 +359,6 @@ Value *Emitter::anyFails(CheckBuilder &B,
   return Bad;
 }
 
-Function *Emitter::fallbackCopy() const {
-  Function *Copy = Copies.lookup(F);
-  assert(Copy && "the preparation step makes the fallback copy");
-  return Copy;
-}
-
 /// P's own test, on the cold side (anyFails may have merged it with
 /// others of its mask).
 Value *failsAlone(CheckBuilder &B, const PreparedCheck &P) {
@@ -315,19 +369,16 @@ Value *failsAlone(CheckBuilder &B, const PreparedCheck &P) {
                         ConstantInt::get(Ty, 0));
 }
 
-FailureCall Emitter::failureCall(CheckBuilder &FB, const PreparedCheck &P) {
-  SiteInfo Site = SiteInfo::from(Plan.describe(P.C->From));
-  Site.Subject = P.C->Subject;
-  if (P.C->Alignment != P.C->From->Alignment) // raised by the plan
-    Site.Alignment = cast<ConstantInt>(P.C->Alignment)->getZExtValue();
+FailureCall PlaceEmitter::failureCall(CheckBuilder &FB,
+                                      const PreparedCheck &P) {
   FB.SetCurrentDebugLocation(P.Loc);
   Type *I64 = FB.getInt64Ty();
-  return {Sites.create(Site), P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
+  return {P.C->Site, P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
           P.Offset ? FB.CreateTrunc(P.Offset, I64) : FB.getInt64(0), P.Loc};
 }
 
-FailureCall Emitter::firstFailure(CheckBuilder &FB,
-                                  ArrayRef<PreparedCheck> Prepared) {
+FailureCall PlaceEmitter::firstFailure(CheckBuilder &FB,
+                                       ArrayRef<PreparedCheck> Prepared) {
   std::vector<FailureCall> Calls;
   for (const PreparedCheck &P : Prepared)
     Calls.push_back(failureCall(FB, P));
@@ -349,8 +400,7 @@ FailureCall Emitter::firstFailure(CheckBuilder &FB,
   return Chosen;
 }
 
-void Emitter::emitFailure(Instruction *Term, const FailureCall &FC,
-                          const FailurePolicy &Policy) {
+void PlaceEmitter::emitFailure(Instruction *Term, const FailureCall &FC) {
   CheckBuilder FB(Term);
   FB.SetCurrentDebugLocation(FC.Loc);
   SmallVector<OperandBundleDef, 1> Bundles;
@@ -365,7 +415,7 @@ void Emitter::emitFailure(Instruction *Term, const FailureCall &FC,
                       ? HookKind::Fallback
                       : HookKind::Report;
   CallInst *Call =
-      FB.CreateCall(getHook(*F.getParent(), Kind, Sites.pointerType()),
+      FB.CreateCall(getHook(*F.getParent(), Kind, FC.Site->getType()),
                     {FC.Site, FC.PtrBits, FC.Alignment, FC.Offset}, Bundles);
   if (Kind == HookKind::Abort)
     Call->setDoesNotReturn();
@@ -380,7 +430,8 @@ void Emitter::emitFailure(Instruction *Term, const FailureCall &FC,
     SmallVector<Value *, 8> Args;
     for (Argument &Arg : F.args())
       Args.push_back(&Arg);
-    Function *Copy = fallbackCopy();
+    Function *Copy = FallbackCopy;
+    assert(Copy && "the preparation step makes the fallback copy");
     CallInst *Slow = FB.CreateCall(Copy, Args);
     Slow->setAttributes(F.getAttributes());
     // The copy's own: one an earlier run made may have become fastcc since.
@@ -434,59 +485,71 @@ Instruction *splitOn(Value *Cond, Instruction *SplitBefore, bool Terminal,
   return Then;
 }
 
-void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
-  Instruction *SplitBefore = M.SplitBefore;
-  if (!M.Checks.empty()) {
-    // Splitting the entry block moves what follows SplitBefore out of it;
-    // what must stay there (static allocas, localescape) moves up first,
-    // to where the entry's own allocas end.
-    BasicBlock &Entry = F.getEntryBlock();
-    if (SplitBefore->getParent() == &Entry)
-      PrepareToSplitEntryBlock(Entry, entryInsertionPoint(F)->getIterator());
-    CheckBuilder B(SplitBefore);
-    std::vector<PreparedCheck> Prepared;
-    for (const ScalarCheck &C : M.Checks)
-      Prepared.push_back(prepare(B, C));
-    B.SetCurrentDebugLocation(Prepared.front().Loc);
-    Value *Bad = anyFails(B, Prepared);
-    MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, (1u << 20) - 1);
-    bool Terminal = S.Policy.isTerminal();
-    Instruction *Fail =
-        splitOn(Bad, SplitBefore, Terminal, Prepared.front().Loc, Unlikely);
-    Fail->getParent()->setName("alignguard.fail");
-    SplitBefore->getParent()->setName("alignguard.ok");
-    for (const PreparedCheck &P : Prepared)
-      countCheck(P.C->From->Kind);
-    // A trap does not say which (no descriptor, no arguments); one check:
-    // the fail block acts.
-    if (S.Policy.Action == FailureAction::Trap) {
-      emitFailure(Fail,
-                  {nullptr, nullptr, nullptr, nullptr, Prepared.front().Loc},
-                  S.Policy);
-    } else if (Prepared.size() == 1) {
-      CheckBuilder FB(Fail);
-      emitFailure(Fail, failureCall(FB, Prepared.front()), S.Policy);
-    } else if (Terminal) {
-      // Several, and the first failure ends the call: one hook call with
-      // the first failing check's arguments, chosen by select. One cold
-      // block, no chain of calls, so nothing of the cold side (a frame,
-      // saved registers) reaches the hot path.
-      CheckBuilder FB(Fail);
-      emitFailure(Fail, firstFailure(FB, Prepared), S.Policy);
-    } else {
-      // Several under recover: each failing pointer is reported, one by
-      // one, and the kernel goes on.
-      for (PreparedCheck &P : Prepared) {
-        CheckBuilder CB(Fail);
-        CB.SetCurrentDebugLocation(P.Loc);
-        Instruction *Then =
-            splitOn(failsAlone(CB, P), Fail, Terminal, P.Loc, nullptr);
-        Then->getParent()->setName("alignguard.culprit");
-        Fail->getParent()->setName("alignguard.next");
-        CheckBuilder FB(Then);
-        emitFailure(Then, failureCall(FB, P), S.Policy);
-      }
+void PlaceEmitter::run(ArrayRef<PlaceCheck> Checks) {
+  assert(!Checks.empty() && "a place tests at least one pointer");
+  // Splitting the entry block moves what follows At out of it; what must
+  // stay there (static allocas, localescape) moves up first, to where the
+  // entry's own allocas end.
+  BasicBlock &Entry = F.getEntryBlock();
+  if (At->getParent() == &Entry)
+    PrepareToSplitEntryBlock(Entry, entryInsertionPoint(F)->getIterator());
+  CheckBuilder B(At);
+  std::vector<PreparedCheck> Prepared;
+  for (const PlaceCheck &C : Checks)
+    Prepared.push_back(prepare(B, C));
+  B.SetCurrentDebugLocation(Prepared.front().Loc);
+  Value *Bad = anyFails(B, Prepared);
+  MDNode *Unlikely = MDBuilder(Ctx).createBranchWeights(1, (1u << 20) - 1);
+  bool Terminal = Policy.isTerminal();
+  Instruction *Fail =
+      splitOn(Bad, At, Terminal, Prepared.front().Loc, Unlikely);
+  Fail->getParent()->setName("alignguard.fail");
+  At->getParent()->setName("alignguard.ok");
+  // A trap does not say which (no descriptor, no arguments); one check:
+  // the fail block acts.
+  if (Policy.Action == FailureAction::Trap) {
+    emitFailure(Fail,
+                {nullptr, nullptr, nullptr, nullptr, Prepared.front().Loc});
+  } else if (Prepared.size() == 1) {
+    CheckBuilder FB(Fail);
+    emitFailure(Fail, failureCall(FB, Prepared.front()));
+  } else if (Terminal) {
+    // Several, and the first failure ends the call: one hook call with
+    // the first failing check's arguments, chosen by select. One cold
+    // block, no chain of calls, so nothing of the cold side (a frame,
+    // saved registers) reaches the hot path.
+    CheckBuilder FB(Fail);
+    emitFailure(Fail, firstFailure(FB, Prepared));
+  } else {
+    // Several under recover: each failing pointer is reported, one by
+    // one, and the kernel goes on.
+    for (PreparedCheck &P : Prepared) {
+      CheckBuilder CB(Fail);
+      CB.SetCurrentDebugLocation(P.Loc);
+      Instruction *Then =
+          splitOn(failsAlone(CB, P), Fail, Terminal, P.Loc, nullptr);
+      Then->getParent()->setName("alignguard.culprit");
+      Fail->getParent()->setName("alignguard.next");
+      CheckBuilder FB(Then);
+      emitFailure(Then, failureCall(FB, P));
     }
+  }
+}
+
+void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
+  if (!M.Checks.empty()) {
+    std::vector<PlaceCheck> Checks;
+    for (const ScalarCheck &C : M.Checks) {
+      countCheck(C.From->Kind);
+      Checks.push_back(C.Check);
+    }
+    if (Deferred && canDefer(S.Policy))
+      emitDeferredPlace(Checks, S.Policy, M.SplitBefore);
+    else
+      emitPlaceChecks(Checks, S.Policy, M.SplitBefore,
+                      S.Policy.Action == FailureAction::Fallback
+                          ? Copies.lookup(F)
+                          : nullptr);
   }
   finishPromises(S, M.Assume);
 }
@@ -566,6 +629,8 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
       finishHoistedLoad(*C.Reload, S);
   if (S.Promises.empty())
     return; // only hoisted loads
+  if (keepsParamAttributes(S))
+    return; // the attributes stay until the expansion, which checks them
   if (S.Kind == SiteKind::Assume && !Assume) {
     // Checks hoisted before a loop: each promise stays in (or, under
     // recover, goes from) its own assume in the loop, which makes only it.
@@ -581,15 +646,19 @@ void Emitter::finishAssume(const CheckSite &S, CallInst *Assume,
   if (!S.Policy.isTerminal())
     return dropPromises(Assume, Promises);
   assert(Assume && "terminal actions keep every promise in an assume");
-  // A legacy condition is kept as a bundle (KeptPromises.h); the audit
-  // still names it by what was written.
+  // A legacy condition is kept as a bundle (KeptPromises.h), where the
+  // check's branch would fold it away; the audit still names it by what was
+  // written. A deferred site has no branch until the pipeline's end: there
+  // the condition stays as written, and costs the optimiser what it costs
+  // without align-guard (AlignmentFromAssumptions reads bundles only).
   bool Legacy = all_of(Promises, [](const AlignmentPromise *A) {
     return A->Kind == PromiseKind::AssumeICmp;
   });
-  if (!(Assume = keepCheckedBundles(*Assume, Promises)))
+  bool AsWritten = Legacy && Deferred && canDefer(S.Policy);
+  if (!AsWritten && !(Assume = keepCheckedBundles(*Assume, Promises)))
     return; // it promised only what the checks' branches now say
   GuardNote Note;
-  if (S.Kind != SiteKind::Assume || Legacy)
+  if (S.Kind != SiteKind::Assume || (Legacy && !AsWritten))
     Note.MadeFrom = Promises.front()->Kind;
   Note.Placement = S.Placement; // `hoisted` when checked before its loop
   Note.Downgrade = S.Policy.Downgrade;
@@ -613,9 +682,15 @@ void Emitter::run() {
 
 } // namespace
 
+void emitPlaceChecks(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
+                     Instruction *At, Function *FallbackCopy) {
+  PlaceEmitter(Policy, At, FallbackCopy).run(Checks);
+}
+
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
-                   UnalignedCopies &Copies, ScalarEvolution &SE) {
-  Emitter(Plan, Sites, Copies, SE).run();
+                   UnalignedCopies &Copies, ScalarEvolution &SE,
+                   bool Deferred) {
+  Emitter(Plan, Sites, Copies, SE, Deferred).run();
 }
 
 } // namespace alignguard

@@ -13,7 +13,10 @@
 // then the promises the site answers for: kept in a guarded assume (abort,
 // trap, return=N, fallback) or dropped with everything they fed (recover).
 // It decides nothing: what is checked, where and how comes from the plan.
-// Every instruction it emits carries !nosanitize.
+// Every instruction it emits carries !nosanitize. A deferred run
+// (`align-guard<deferred>`, what clang's pipeline runs) puts a marker call
+// where the branch goes (DeferredChecks.h) and emitPlaceChecks makes the
+// branch there at the end of the pipeline.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_CHECKEMITTER_H
@@ -27,11 +30,32 @@
 
 namespace alignguard {
 
+/// One scalar pointer tested at a place, as values there, and the
+/// descriptor its report names.
+struct PlaceCheck {
+  llvm::Value *Pointer;          ///< a scalar pointer
+  llvm::Value *Alignment;        ///< an integer: what is tested
+  llvm::Value *Offset = nullptr; ///< the promise's offset (an integer), or null
+  llvm::Value *Guard = nullptr;  ///< an i1 that must also hold to fail, or null
+  llvm::Value *Site = nullptr;   ///< the descriptor (null under trap)
+  llvm::DebugLoc Loc;
+};
+
+/// Tests Checks (at least one) before At in one rarely taken branch, and
+/// builds the failing side Policy asks for: one hook call naming the first
+/// check that fails (a terminal action), or each in turn (recover).
+/// FallbackCopy: what a fallback side calls (null for the other actions).
+void emitPlaceChecks(llvm::ArrayRef<PlaceCheck> Checks,
+                     const FailurePolicy &Policy, llvm::Instruction *At,
+                     llvm::Function *FallbackCopy);
+
 /// Emits Plan into its function. SE must be the function's, computed after
 /// the preparation step (it expands hoisted addresses). Fallback sites call
-/// the copy Copies made in that step.
+/// the copy Copies made in that step. Deferred: abort, trap and recover
+/// sites get a marker (DeferredChecks.h) instead of their branch.
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
-                   UnalignedCopies &Copies, llvm::ScalarEvolution &SE);
+                   UnalignedCopies &Copies, llvm::ScalarEvolution &SE,
+                   bool Deferred);
 
 } // namespace alignguard
 

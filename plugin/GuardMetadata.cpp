@@ -65,6 +65,15 @@ bool isGuarded(const Instruction &I) {
   return I.getMetadata(GuardedMDName) != nullptr;
 }
 
+bool isCheckedByDeferredPlace(const Argument &Arg) {
+  for (const User *U : Arg.users())
+    if (auto *CI = dyn_cast<CallInst>(U))
+      if (const Function *Callee = CI->getCalledFunction())
+        if (Callee->getName() == DeferredCheckName)
+          return true;
+  return false;
+}
+
 std::optional<GuardNote> readGuardNote(const Instruction &I) {
   MDNode *Node = I.getMetadata(GuardedMDName);
   if (!Node)

@@ -19,6 +19,12 @@
 // A node holds at most one note of each kind: the origin (a promise kind),
 // the placement (a CheckPlacement name), and the downgrade (any other text).
 //
+// A deferred run (DeferredChecks.h) leaves an entry point's `align`
+// parameters as they are until the end of the pipeline; what marks them
+// checked meanwhile is the marker call that tests the argument:
+//
+//   call void (i32, ...) @alignguard.deferred.check(i32 0, ptr %b, ...)
+//
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_GUARDMETADATA_H
 #define ALIGNGUARD_GUARDMETADATA_H
@@ -73,6 +79,14 @@ std::optional<GuardNote> readGuardNote(const llvm::Instruction &I);
 
 /// True when I carries the guarded mark.
 bool isGuarded(const llvm::Instruction &I);
+
+/// The function a deferred place calls until `align-guard-expand` makes its
+/// branch (DeferredChecks.h).
+constexpr const char *DeferredCheckName = "alignguard.deferred.check";
+
+/// True when a deferred place tests Arg itself (its parameter promise is
+/// checked there).
+bool isCheckedByDeferredPlace(const llvm::Argument &Arg);
 
 } // namespace alignguard
 

@@ -146,6 +146,10 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
       Opts.AccessesOnly = Opts.Accesses = true;
       continue;
     }
+    if (Param == "deferred") {
+      Opts.Deferred = true;
+      continue;
+    }
 
     Expected<bool> IsGuardWord =
         parseGuardWord("align-guard", Param, Opts, ActionWord);
@@ -169,7 +173,8 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     return invalidParameter(
         "align-guard", Param,
         "expected abort, trap, recover, return=N, fallback, accesses, "
-        "type-alignment, loads, entry=GLOB, exclude=GLOB or ignorelist=FILE");
+        "type-alignment, loads, deferred, entry=GLOB, exclude=GLOB or "
+        "ignorelist=FILE");
   }
   return Opts;
 }
@@ -255,8 +260,8 @@ bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
   return A.Action == B.Action && A.ReturnValue == B.ReturnValue &&
          A.Accesses == B.Accesses && A.TypeAlignment == B.TypeAlignment &&
          A.Loads == B.Loads && A.AccessesOnly == B.AccessesOnly &&
-         A.EntryGlobs == B.EntryGlobs && A.ExcludeGlobs == B.ExcludeGlobs &&
-         A.Ignorelist == B.Ignorelist;
+         A.Deferred == B.Deferred && A.EntryGlobs == B.EntryGlobs &&
+         A.ExcludeGlobs == B.ExcludeGlobs && A.Ignorelist == B.Ignorelist;
 }
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
@@ -303,6 +308,8 @@ void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
   printGuardWords(OS, LS, Opts);
   if (Opts.AccessesOnly)
     OS << LS << "accesses-only";
+  if (Opts.Deferred)
+    OS << LS << "deferred";
   printScope(OS, LS, Opts);
 }
 

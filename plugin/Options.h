@@ -65,6 +65,10 @@ struct AlignGuardOptions {
   /// more so, after the inliner, where the aligned accesses of intrinsics
   /// and SIMD libraries have reached the entry points (Plugin.cpp).
   bool AccessesOnly = false;
+  /// `deferred` (align-guard's): abort, trap and recover places get a
+  /// marker call that `align-guard-expand` turns into their branch at the
+  /// end of the pipeline (DeferredChecks.h); clang's pipeline runs so.
+  bool Deferred = false;
   /// Globs over function names that make a definition an entry point.
   std::vector<std::string> EntryGlobs;
   /// Globs over function names that are never entry points.
@@ -87,13 +91,13 @@ parseAlignGuardOptions(llvm::StringRef Params);
 
 /// Prints the parameter text of `align-guard<...>` (without the brackets):
 /// the action word (always), then `accesses`, `type-alignment`, `loads`,
-/// `accesses-only`, then
+/// `accesses-only`, `deferred`, then
 /// `entry=GLOB` and `exclude=GLOB` once per glob in order, then
 /// `ignorelist=FILE`, separated by ';':
 ///
 ///   abort
 ///   return=-24;accesses;type-alignment;loads;entry=k*;exclude=a;ignorelist=x.txt
-///   abort;accesses;accesses-only
+///   abort;accesses;accesses-only;deferred
 void printAlignGuardOptions(llvm::raw_ostream &OS,
                             const AlignGuardOptions &Opts);
 

@@ -20,9 +20,14 @@
 //     wrappers (_mm256_load_ps, Highway's Load, xsimd's load_aligned) reach
 //     the entry points only then. What pipeline start checked is guarded
 //     there and gets no second check.
-//   - at the optimizer-last extension point, `align-guard-cold-exits`
-//     (ColdExitPass.h): the failing sides that leave the function do so by
-//     a tail call, so that the aligned path sets up no frame for them.
+//     These runs are deferred (`align-guard<deferred>`, DeferredChecks.h):
+//     abort, trap and recover places get one marker call each, which the
+//     optimiser carries at almost no cost.
+//   - at the optimizer-last extension point, `align-guard-expand`
+//     (DeferredChecks.h): each marker becomes its branch; then
+//     `align-guard-cold-exits` (ColdExitPass.h): the failing sides that
+//     leave the function do so by a tail call, so that the aligned path sets
+//     up no frame for them.
 //
 //   opt -load-pass-plugin=AlignGuard.so -passes='align-guard<recover>' in.ll
 //   ALIGNGUARD_PIPELINE='align-guard<trap>' clang -O2 -fpass-plugin=... k.c
@@ -34,6 +39,7 @@
 #include "AlignGuardPass.h"
 #include "ColdExitPass.h"
 #include "Compat.h"
+#include "DeferredChecks.h"
 #include "Diagnostics.h"
 #include "Options.h"
 
@@ -100,14 +106,29 @@ bool runsAfterInlining(const AlignGuardOptions &Opts) {
   return Opts.Accesses && !Opts.AccessesOnly;
 }
 
+/// The configured pipeline's align-guard runs deferred: their places get a
+/// marker, expanded at the optimizer-last extension point
+/// (DeferredChecks.h), so the optimiser works on one call per place.
+Expected<AlignGuardOptions>
+deferredWhileParsingEnv(Expected<AlignGuardOptions> Opts) {
+  if (Opts && ParsingEnv)
+    Opts->Deferred = true;
+  return Opts;
+}
+
 bool parseModulePass(StringRef Name, ModulePassManager &MPM) {
   StringRef Params;
   if (matchPassName(Name, "align-guard", Params)) {
-    addPass<AlignGuardPass>(MPM, parseAlignGuardOptions(Params));
+    addPass<AlignGuardPass>(
+        MPM, deferredWhileParsingEnv(parseAlignGuardOptions(Params)));
     return true;
   }
   if (Name == "align-guard-cold-exits") {
     MPM.addPass(ColdExitPass());
+    return true;
+  }
+  if (Name == "align-guard-expand") {
+    MPM.addPass(ExpandChecksPass());
     return true;
   }
   if (matchPassName(Name, "align-guard-audit", Params)) {
@@ -163,6 +184,7 @@ std::vector<AlignGuardOptions> accessParts(StringRef Text) {
     if (!runsAfterInlining(*Opts))
       continue;
     Opts->AccessesOnly = true;
+    Opts->Deferred = true;
     Parts.push_back(std::move(*Opts));
   }
   return Parts;
@@ -194,11 +216,14 @@ void registerCallbacks(PassBuilder &PB) {
         addAfterInlining(MPM);
       });
   // Last (registered after the accesses-only run, which LLVM 14 also
-  // adds at optimizer-last): the failing sides' calls become tail calls
+  // adds at optimizer-last): the deferred places become their branches
+  // (DeferredChecks.h), then the failing sides' calls become tail calls
   // (ColdExitPass.h). The callback's parameters differ between LLVM majors.
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, auto &&...) {
-    if (!ParsingEnv)
-      MPM.addPass(ColdExitPass());
+    if (ParsingEnv)
+      return;
+    MPM.addPass(ExpandChecksPass());
+    MPM.addPass(ColdExitPass());
   });
 }
 

@@ -336,9 +336,14 @@ collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
       MaybeAlign Align = F.getParamAlign(Arg.getArgNo());
       if (!Align || isABIAlignment(Arg))
         continue;
+      // A deferred run's check keeps the attribute until the expansion.
+      bool Guarded = isCheckedByDeferredPlace(Arg);
+      if (Guarded && !Scope.GuardedAssumes)
+        continue;
       Found.push_back(makePromise(PromiseKind::ParamAttr, F, nullptr, &Arg,
                                   Align->value(), DL));
       Found.back().Param = &Arg;
+      Found.back().Guarded = Guarded;
       Found.back().TypeImplied =
           isTypeAlignment(F.getAttributes(), Arg.getArgNo(), Align->value());
     }

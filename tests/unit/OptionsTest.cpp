@@ -123,11 +123,13 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"bogus", "invalid align-guard pass parameter 'bogus': "
                              "expected abort, trap, recover, return=N, "
                              "fallback, accesses, type-alignment, loads, "
-                             "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
+                             "deferred, entry=GLOB, exclude=GLOB or "
+                             "ignorelist=FILE"},
         InvalidCase{"Abort", "invalid align-guard pass parameter 'Abort': "
                              "expected abort, trap, recover, return=N, "
                              "fallback, accesses, type-alignment, loads, "
-                             "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
+                             "deferred, entry=GLOB, exclude=GLOB or "
+                             "ignorelist=FILE"},
         InvalidCase{"abort;trap",
                     "invalid align-guard pass parameter 'trap': conflicts "
                     "with 'abort'; give one failure action"},
@@ -138,13 +140,13 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, type-alignment, loads, entry=GLOB, "
-                    "exclude=GLOB or ignorelist=FILE"},
+                    "accesses, type-alignment, loads, deferred, "
+                    "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"type-alignment=1",
                     "invalid align-guard pass parameter 'type-alignment=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, type-alignment, loads, entry=GLOB, "
-                    "exclude=GLOB or ignorelist=FILE"},
+                    "accesses, type-alignment, loads, deferred, "
+                    "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"return", "invalid align-guard pass parameter 'return': "
                               "expected return=N, N a decimal integer"},
         InvalidCase{"return=", "invalid align-guard pass parameter "
@@ -410,6 +412,24 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"plan;entry=", "invalid align-guard-audit pass parameter "
                                    "'entry=': expected entry=GLOB"}),
     caseName<InvalidCase>);
+
+/// `deferred`, what clang's pipeline runs: prints back after accesses-only
+/// and before the scope, and compares.
+TEST(AlignGuardDeferred, ParsesAndPrintsBack) {
+  llvm::Expected<AlignGuardOptions> Opts =
+      parseAlignGuardOptions("entry=k*;deferred;recover;accesses-only");
+  ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+  EXPECT_TRUE(Opts->Deferred);
+  std::string Text = printed(*Opts, printAlignGuardOptions);
+  EXPECT_EQ(Text, "recover;accesses;accesses-only;deferred;entry=k*");
+  llvm::Expected<AlignGuardOptions> Plain = parseAlignGuardOptions("recover");
+  ASSERT_TRUE(static_cast<bool>(Plain));
+  EXPECT_FALSE(Plain->Deferred);
+  Plain->Deferred = true;
+  Plain->AccessesOnly = Plain->Accesses = true;
+  Plain->EntryGlobs = {"k*"};
+  EXPECT_TRUE(*Plain == *Opts);
+}
 
 /// `accesses-only`, the second run of a build's align-guard<accesses>:
 /// implies accesses, prints back canonically, and is not the audit's.

@@ -33,20 +33,24 @@
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 
-; PIPE-O0:      align-guard<abort;accesses>
+; PIPE-O0:      align-guard<abort;accesses;deferred>
 ; PIPE-O0-NEXT: always-inline
-; PIPE-O0:      align-guard<abort;accesses;accesses-only>
-; PIPE-O2:      align-guard<abort;accesses>
+; PIPE-O0:      align-guard<abort;accesses;accesses-only;deferred>
+; PIPE-O0:      align-guard-expand
+; PIPE-O0-NEXT: align-guard-cold-exits
+; PIPE-O2:      align-guard<abort;accesses;deferred>
 ; PIPE-O2:      inline
-; PIPE-O2:      align-guard<abort;accesses;accesses-only>
+; PIPE-O2:      align-guard<abort;accesses;accesses-only;deferred>
 ; PIPE-O2-NOT:  align-guard<
-; PIPE-O2:      align-guard-cold-exits
+; PIPE-O2:      align-guard-expand
+; PIPE-O2-NEXT: align-guard-cold-exits
 ; PIPE-O2-NOT:  align-guard
-; PIPE-TWO:     align-guard<trap;accesses>
+; PIPE-TWO:     align-guard<trap;accesses;deferred>
 ; PIPE-TWO-NEXT: align-guard-audit<table>
-; PIPE-TWO:     align-guard<trap;accesses;accesses-only>
+; PIPE-TWO:     align-guard<trap;accesses;accesses-only;deferred>
 ; PIPE-TWO-NOT: align-guard<
-; PIPE-TWO:     align-guard-cold-exits
+; PIPE-TWO:     align-guard-expand
+; PIPE-TWO-NEXT: align-guard-cold-exits
 ; PIPE-TWO-NOT: align-guard
 
 ; BOTH-LABEL: define {{.*}}void @k(

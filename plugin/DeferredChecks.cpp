@@ -1,0 +1,160 @@
+//===- DeferredChecks.cpp - Checks placed early, expanded last -----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "DeferredChecks.h"
+
+#include "Diagnostics.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "align-guard-expand"
+
+STATISTIC(NumExpanded, "Deferred places expanded into their branch");
+
+namespace alignguard {
+namespace {
+
+constexpr unsigned OperandsPerCheck = 5;
+
+FunctionCallee markerFunction(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  FunctionType *Ty =
+      FunctionType::get(Type::getVoidTy(Ctx), {Type::getInt32Ty(Ctx)},
+                        /*isVarArg=*/true);
+  FunctionCallee Callee = M.getOrInsertFunction(DeferredCheckName, Ty);
+  if (auto *F = dyn_cast<Function>(Callee.getCallee())) {
+    F->setOnlyReadsMemory();
+    F->setDoesNotThrow();
+    F->addFnAttr(Attribute::NoMerge);
+  }
+  return Callee;
+}
+
+bool isDeferrable(FailureAction A) {
+  return A == FailureAction::Abort || A == FailureAction::Trap ||
+         A == FailureAction::Recover;
+}
+
+/// Marker -> its checks and policy; false when it is not one
+/// emitDeferredPlace wrote.
+bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
+            FailurePolicy &Policy) {
+  auto *Action = dyn_cast<ConstantInt>(Marker.getArgOperand(0));
+  unsigned N = Marker.arg_size() - 1;
+  if (!Action || N == 0 || N % OperandsPerCheck != 0 ||
+      Action->getZExtValue() > static_cast<uint64_t>(FailureAction::Fallback))
+    return false;
+  Policy.Action = static_cast<FailureAction>(Action->getZExtValue());
+  if (!isDeferrable(Policy.Action))
+    return false;
+  if (auto Bundle = Marker.getOperandBundle(LLVMContext::OB_funclet))
+    Policy.Funclet = dyn_cast<Instruction>(Bundle->Inputs.front());
+  for (unsigned I = 1; I < Marker.arg_size(); I += OperandsPerCheck) {
+    PlaceCheck C;
+    C.Pointer = Marker.getArgOperand(I);
+    C.Alignment = Marker.getArgOperand(I + 1);
+    C.Offset = Marker.getArgOperand(I + 2);
+    C.Guard = Marker.getArgOperand(I + 3);
+    C.Site = Marker.getArgOperand(I + 4);
+    if (!C.Pointer->getType()->isPointerTy() ||
+        !C.Alignment->getType()->isIntegerTy() ||
+        !C.Offset->getType()->isIntegerTy() ||
+        !C.Guard->getType()->isIntegerTy(1) ||
+        !C.Site->getType()->isPointerTy())
+      return false;
+    // The encoding's "none": offset 0 tests the same, and a guard that
+    // always holds guards nothing.
+    if (auto *Off = dyn_cast<ConstantInt>(C.Offset); Off && Off->isZero())
+      C.Offset = nullptr;
+    if (auto *G = dyn_cast<ConstantInt>(C.Guard); G && G->isOne())
+      C.Guard = nullptr;
+    if (isa<ConstantPointerNull>(C.Site))
+      C.Site = nullptr;
+    if (!C.Site && Policy.Action != FailureAction::Trap)
+      return false; // a report needs its descriptor
+    C.Loc = Marker.getDebugLoc();
+    Checks.push_back(C);
+  }
+  return true;
+}
+
+/// The parameter attribute a check of an argument kept until now.
+void dropParamAlignment(Function &F, const PlaceCheck &C) {
+  if (auto *Arg = dyn_cast<Argument>(C.Pointer->stripPointerCasts()))
+    if (Arg->getParent() == &F)
+      F.removeParamAttr(Arg->getArgNo(), Attribute::Alignment);
+}
+
+} // namespace
+
+bool canDefer(const FailurePolicy &Policy) {
+  return isDeferrable(Policy.Action);
+}
+
+void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
+                       Instruction *At) {
+  assert(canDefer(Policy) && "return=N and fallback are emitted at once");
+  Module &M = *At->getModule();
+  IRBuilder<> B(At);
+  SmallVector<Value *, 16> Args{B.getInt32(static_cast<int>(Policy.Action))};
+  for (const PlaceCheck &C : Checks) {
+    Args.push_back(C.Pointer);
+    Args.push_back(C.Alignment);
+    Args.push_back(C.Offset ? C.Offset : B.getInt64(0));
+    Args.push_back(C.Guard ? C.Guard : B.getTrue());
+    Args.push_back(C.Site ? C.Site
+                          : ConstantPointerNull::get(
+                                cast<PointerType>(C.Pointer->getType())));
+  }
+  SmallVector<OperandBundleDef, 1> Bundles;
+  if (Policy.Funclet)
+    Bundles.emplace_back("funclet", Policy.Funclet);
+  CallInst *Marker = B.CreateCall(markerFunction(M), Args, Bundles);
+  Marker->setDebugLoc(Checks.front().Loc);
+}
+
+unsigned expandDeferredChecks(Module &M) {
+  Function *MarkerFn = M.getFunction(DeferredCheckName);
+  if (!MarkerFn)
+    return 0;
+  std::vector<CallInst *> Markers;
+  for (User *U : MarkerFn->users())
+    if (auto *CI = dyn_cast<CallInst>(U);
+        CI && CI->getCalledOperand() == MarkerFn)
+      Markers.push_back(CI);
+  unsigned Expanded = 0;
+  for (CallInst *Marker : Markers) {
+    std::vector<PlaceCheck> Checks;
+    FailurePolicy Policy;
+    if (!decode(*Marker, Checks, Policy)) {
+      diagnose(M.getContext(),
+               "align-guard-expand: a call of " + Twine(DeferredCheckName) +
+                   " in '" + Marker->getFunction()->getName() +
+                   "' is not a deferred check align-guard wrote; left as "
+                   "it is",
+               DS_Error);
+      continue;
+    }
+    Function &F = *Marker->getFunction();
+    emitPlaceChecks(Checks, Policy, Marker, /*FallbackCopy=*/nullptr);
+    for (const PlaceCheck &C : Checks)
+      dropParamAlignment(F, C);
+    Marker->eraseFromParent();
+    ++Expanded;
+    ++NumExpanded;
+  }
+  if (MarkerFn->use_empty())
+    MarkerFn->eraseFromParent();
+  return Expanded;
+}
+
+PreservedAnalyses ExpandChecksPass::run(Module &M, ModuleAnalysisManager &) {
+  return expandDeferredChecks(M) ? PreservedAnalyses::none()
+                                 : PreservedAnalyses::all();
+}
+
+} // namespace alignguard

@@ -1,0 +1,75 @@
+//===- DeferredChecks.h - Checks placed early, expanded last ----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// In clang's pipeline (Plugin.cpp) align-guard runs deferred: where a
+// place's branch goes it puts one marker call, and the `align-guard-expand`
+// module pass, at the optimizer-last extension point, makes the branch there
+// (CheckEmitter.h, emitPlaceChecks), exactly as an immediate run would have:
+//
+//   call void (i32, ...) @alignguard.deferred.check(i32 0,
+//       ptr %a, i64 64, i64 0, i1 true, ptr @__alignguard_site.1)
+//   call void @llvm.assume(i1 true) [ "align"(ptr %a, i64 64) ]
+//     becomes, last,
+//   %bad = icmp ne (and (ptrtoint %a), 63), 0
+//   br i1 %bad, label %alignguard.fail, label %alignguard.ok
+//
+// Operands: the action (FailureAction), then five per pointer: the pointer,
+// the alignment, the offset (0: none), the guard (true: none), the
+// descriptor (null under trap); a funclet bundle when in one.
+//
+// Why: the optimiser's passes pay for every instruction and block on their
+// way; a check is several instructions and two blocks per place, and the
+// promises are checked in small functions, so they were a large share of
+// what InstCombine, SimplifyCFG and ScalarEvolution's guard queries chewed
+// on (bench/RESULTS.md, compile time). One call per place costs them almost
+// nothing. The marker reads memory and may not return, as the branch's
+// failing side may not: nothing after it moves above it, no store before it
+// is dropped, and the assume after it says nothing about the code before it.
+// It is `nomerge`, so its constant operands stay constants.
+//
+// Only the actions whose failing side the rest of the function cannot
+// observe are deferred: abort, trap, recover. return=N and fallback leave
+// the function with a value callers may see, which the optimiser must know
+// about (IPSCCP, return attributes), so they are emitted at once.
+//
+//   opt -passes='align-guard<deferred>,default<O2>,align-guard-expand'
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_DEFERREDCHECKS_H
+#define ALIGNGUARD_DEFERREDCHECKS_H
+
+#include "CheckEmitter.h"
+#include "GuardMetadata.h"
+
+#include "llvm/IR/PassManager.h"
+
+namespace alignguard {
+
+/// True for the actions a deferred run defers (abort, trap, recover).
+bool canDefer(const FailurePolicy &Policy);
+
+/// Puts the marker of Checks under Policy before At.
+void emitDeferredPlace(llvm::ArrayRef<PlaceCheck> Checks,
+                       const FailurePolicy &Policy, llvm::Instruction *At);
+
+/// Replaces every marker of M by its branch and failing side, and removes
+/// the `align` of the parameters a marker checks (kept until now, see
+/// CheckEmitter.cpp, keepsParamAttributes). Returns how many it expanded;
+/// a marker it cannot read (not written by emitDeferredPlace) is an error.
+unsigned expandDeferredChecks(llvm::Module &M);
+
+/// `align-guard-expand`: expandDeferredChecks.
+class ExpandChecksPass : public llvm::PassInfoMixin<ExpandChecksPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+  void printPipeline(
+      llvm::raw_ostream &OS,
+      llvm::function_ref<llvm::StringRef(llvm::StringRef)> /*MapClassName*/) {
+    OS << "align-guard-expand";
+  }
+};
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_DEFERREDCHECKS_H
