@@ -1077,11 +1077,13 @@ def explain13(data):
                            "does not check them before the first store (the pass's "
                            "`fallback-unsafe` warning), so a misaligned row aborts"))
         elif tg["key"] == "compile5":
-            why.append("Whole compile-time cost above +5%%: %s. The pass itself is a small part "
-                       "(the own-time column); most of the cost is what its checks give the passes "
-                       "after it: a test, a branch and a cold block with a runtime call per place, "
-                       "in functions that are small (a few pointers and one loop), so the extra "
-                       "blocks are a large share of each function. Largest differences: %s." % (
+            why.append("Whole compile-time cost above +5%%: %s. The build runs align-guard "
+                       "deferred (one marker call per place until the end of the pipeline, "
+                       "README: deferred checks), so what is left is the pass's own time (the "
+                       "own-time column) and what the passes after it spend on the marker calls "
+                       "(InstCombine looks each call up as a library function and asks whether "
+                       "its pointer operands are non-null, every time it runs), in functions "
+                       "that are small (a few pointers and one loop). Largest differences: %s." % (
                            tg["measured"], ", ".join("%s %+.2fs" % x for x in data.get("compile_passes") or [])
                            or "not measured"))
     return why
