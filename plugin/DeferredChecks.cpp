@@ -19,17 +19,21 @@ namespace alignguard {
 namespace {
 
 constexpr unsigned OperandsPerCheck = 5;
+/// The operand bundle that holds the checks' operands.
+constexpr const char *ChecksBundleTag = "alignguard.checks";
 
 FunctionCallee markerFunction(Module &M) {
   LLVMContext &Ctx = M.getContext();
-  FunctionType *Ty =
-      FunctionType::get(Type::getVoidTy(Ctx), {Type::getInt32Ty(Ctx)},
-                        /*isVarArg=*/true);
+  FunctionType *Ty = FunctionType::get(
+      Type::getVoidTy(Ctx), {Type::getInt32Ty(Ctx)}, /*isVarArg=*/false);
   FunctionCallee Callee = M.getOrInsertFunction(DeferredCheckName, Ty);
   if (auto *F = dyn_cast<Function>(Callee.getCallee())) {
     F->setOnlyReadsMemory();
     F->setDoesNotThrow();
     F->addFnAttr(Attribute::NoMerge);
+    // Not a library function: InstCombine, which visits the marker every
+    // time it runs, then skips looking its name up in the library's.
+    F->addFnAttr(Attribute::NoBuiltin);
   }
   return Callee;
 }
@@ -43,23 +47,26 @@ bool isDeferrable(FailureAction A) {
 /// emitDeferredPlace wrote.
 bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
             FailurePolicy &Policy) {
+  auto Bundle = Marker.getOperandBundle(ChecksBundleTag);
+  if (Marker.arg_size() != 1 || !Bundle)
+    return false;
+  ArrayRef<Use> Ops = Bundle->Inputs;
   auto *Action = dyn_cast<ConstantInt>(Marker.getArgOperand(0));
-  unsigned N = Marker.arg_size() - 1;
-  if (!Action || N == 0 || N % OperandsPerCheck != 0 ||
+  if (!Action || Ops.empty() || Ops.size() % OperandsPerCheck != 0 ||
       Action->getZExtValue() > static_cast<uint64_t>(FailureAction::Fallback))
     return false;
   Policy.Action = static_cast<FailureAction>(Action->getZExtValue());
   if (!isDeferrable(Policy.Action))
     return false;
-  if (auto Bundle = Marker.getOperandBundle(LLVMContext::OB_funclet))
-    Policy.Funclet = dyn_cast<Instruction>(Bundle->Inputs.front());
-  for (unsigned I = 1; I < Marker.arg_size(); I += OperandsPerCheck) {
+  if (auto Funclet = Marker.getOperandBundle(LLVMContext::OB_funclet))
+    Policy.Funclet = dyn_cast<Instruction>(Funclet->Inputs.front());
+  for (unsigned I = 0; I < Ops.size(); I += OperandsPerCheck) {
     PlaceCheck C;
-    C.Pointer = Marker.getArgOperand(I);
-    C.Alignment = Marker.getArgOperand(I + 1);
-    C.Offset = Marker.getArgOperand(I + 2);
-    C.Guard = Marker.getArgOperand(I + 3);
-    C.Site = Marker.getArgOperand(I + 4);
+    C.Pointer = Ops[I];
+    C.Alignment = Ops[I + 1];
+    C.Offset = Ops[I + 2];
+    C.Guard = Ops[I + 3];
+    C.Site = Ops[I + 4];
     if (!C.Pointer->getType()->isPointerTy() ||
         !C.Alignment->getType()->isIntegerTy() ||
         !C.Offset->getType()->isIntegerTy() ||
@@ -100,7 +107,7 @@ void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
   assert(canDefer(Policy) && "return=N and fallback are emitted at once");
   Module &M = *At->getModule();
   IRBuilder<> B(At);
-  SmallVector<Value *, 16> Args{B.getInt32(static_cast<int>(Policy.Action))};
+  std::vector<Value *> Args;
   for (const PlaceCheck &C : Checks) {
     Args.push_back(C.Pointer);
     Args.push_back(C.Alignment);
@@ -110,10 +117,16 @@ void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
                           : ConstantPointerNull::get(
                                 cast<PointerType>(C.Pointer->getType())));
   }
-  SmallVector<OperandBundleDef, 1> Bundles;
+  SmallVector<OperandBundleDef, 2> Bundles;
+  Bundles.emplace_back(ChecksBundleTag, std::move(Args));
   if (Policy.Funclet)
     Bundles.emplace_back("funclet", Policy.Funclet);
-  CallInst *Marker = B.CreateCall(markerFunction(M), Args, Bundles);
+  CallInst *Marker =
+      B.CreateCall(markerFunction(M),
+                   {B.getInt32(static_cast<int>(Policy.Action))}, Bundles);
+  // An unknown bundle lets the call write memory unless the call itself
+  // says otherwise (the declaration's `readonly` no longer counts).
+  Marker->setOnlyReadsMemory();
   Marker->setDebugLoc(Checks.front().Loc);
 }
 

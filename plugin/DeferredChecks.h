@@ -6,16 +6,20 @@
 // module pass, at the optimizer-last extension point, makes the branch there
 // (CheckEmitter.h, emitPlaceChecks), exactly as an immediate run would have:
 //
-//   call void (i32, ...) @alignguard.deferred.check(i32 0,
-//       ptr %a, i64 64, i64 0, i1 true, ptr @__alignguard_site.1)
+//   call void @alignguard.deferred.check(i32 0) #readonly [
+//       "alignguard.checks"(ptr %a, i64 64, i64 0, i1 true, ptr @site.1) ]
 //   call void @llvm.assume(i1 true) [ "align"(ptr %a, i64 64) ]
 //     becomes, last,
 //   %bad = icmp ne (and (ptrtoint %a), 63), 0
 //   br i1 %bad, label %alignguard.fail, label %alignguard.ok
 //
-// Operands: the action (FailureAction), then five per pointer: the pointer,
-// the alignment, the offset (0: none), the guard (true: none), the
-// descriptor (null under trap); a funclet bundle when in one.
+// The argument is the action (FailureAction); the "alignguard.checks"
+// bundle holds five operands per pointer: the pointer, the alignment, the
+// offset (0: none), the guard (true: none), the descriptor (null under
+// trap); a funclet bundle follows when in one. Bundle operands, not
+// arguments: InstCombine asks of every pointer argument of every call it
+// visits whether it is non-null, and a bundle operand is never replaced
+// by a phi or select.
 //
 // Why: the optimiser's passes pay for every instruction and block on their
 // way; a check is several instructions and two blocks per place, and the
@@ -25,7 +29,8 @@
 // nothing. The marker reads memory and may not return, as the branch's
 // failing side may not: nothing after it moves above it, no store before it
 // is dropped, and the assume after it says nothing about the code before it.
-// It is `nomerge`, so its constant operands stay constants.
+// It is `nomerge` and `nobuiltin`, so nothing merges two markers and
+// InstCombine does not look its name up among library functions.
 //
 // Only the actions whose failing side the rest of the function cannot
 // observe are deferred: abort, trap, recover. return=N and fallback leave

@@ -23,7 +23,8 @@
 // parameters as they are until the end of the pipeline; what marks them
 // checked meanwhile is the marker call that tests the argument:
 //
-//   call void (i32, ...) @alignguard.deferred.check(i32 0, ptr %b, ...)
+//   call void @alignguard.deferred.check(i32 0) ["alignguard.checks"(ptr %b,
+//                                                   ...)]
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_GUARDMETADATA_H

@@ -19,7 +19,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; the attribute for free) until the expansion, which removes it with the
 ; check in place. One marker for the place, both pointers in it.
 ; MARK-LABEL: define void @entry({{float\*|ptr}} align 64 %a, {{float\*|ptr}} align 32 %b)
-; MARK-NEXT:    call void (i32, ...) @alignguard.deferred.check(i32 0, {{float\*|ptr}} %a, i64 64, i64 0, i1 true, {{.*}}@__alignguard_site{{.*}}, {{float\*|ptr}} %b, i64 32, i64 0, i1 true, {{.*}}@__alignguard_site
+; MARK-NEXT:    call void @alignguard.deferred.check(i32 0) #[[READONLY:[0-9]+]] [ "alignguard.checks"({{float\*|ptr}} %a, i64 64, i64 0, i1 true, {{.*}}@__alignguard_site{{.*}}, {{float\*|ptr}} %b, i64 32, i64 0, i1 true, {{.*}}@__alignguard_site
 ; MARK-NOT:     llvm.assume
 ; MARK:         ret void
 ; EXP-LABEL:  define void @entry({{float\*|ptr}} %a, {{float\*|ptr}} %b)
@@ -46,7 +46,7 @@ define void @entry(float* align 64 %a, float* align 32 %b) {
 ; parameter attributes: the promise goes into a guarded assume after the
 ; marker, as it does without deferral.
 ; MARK-LABEL: define void @called({{float\*|ptr}} %a)
-; MARK-NEXT:    call void (i32, ...) @alignguard.deferred.check(i32 0, {{float\*|ptr}} %a, i64 64,
+; MARK-NEXT:    call void @alignguard.deferred.check(i32 0) #[[READONLY]] [ "alignguard.checks"({{float\*|ptr}} %a, i64 64,
 ; MARK-NEXT:    call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %a, i64 64) ], !alignguard.guarded
 ; EXP-LABEL:  define void @called({{float\*|ptr}} %a)
 ; EXP:        alignguard.ok:
@@ -64,7 +64,7 @@ define void @caller(float* %x) {
 ; A legacy promise stays as written (an immediate run makes it a bundle,
 ; assume-icmp-legacy.ll, which the check's branch cannot fold).
 ; MARK-LABEL: define void @legacy(
-; MARK:         call void (i32, ...) @alignguard.deferred.check(i32 0, {{i8\*|ptr}} %p, i64 16, i64 0, i1 true,
+; MARK:         call void @alignguard.deferred.check(i32 0) #[[READONLY]] [ "alignguard.checks"({{i8\*|ptr}} %p, i64 16, i64 0, i1 true,
 ; MARK-NEXT:    call void @llvm.assume(i1 %ok), !alignguard.guarded
 ; EXP-LABEL:  define void @legacy(
 ; EXP:          br i1 %ag.misaligned, label %alignguard.fail, label %alignguard.ok
@@ -92,6 +92,12 @@ define i32 @ret_i32(i8* %p) {
   ret i32 0
 }
 
+; The marker reads memory (on the call: its bundle would make it write),
+; may not return (no willreturn), is never merged and is no library function.
+; MARK: declare void @alignguard.deferred.check(i32) #[[DECL:[0-9]+]]
+; MARK-DAG: attributes #[[DECL]] = { nobuiltin nomerge nounwind {{readonly|memory\(read\)}} }
+; MARK-DAG: attributes #[[READONLY]] = { {{readonly|memory\(read\)}} }
+
 ; After the expansion no marker is left, nor its declaration.
 ; EXP-NOT:  alignguard.deferred.check
 ; RECOVER-NOT: alignguard.deferred.check
@@ -99,3 +105,4 @@ define i32 @ret_i32(i8* %p) {
 ; BAD: error: align-guard-expand: a call of alignguard.deferred.check in 'f' is not a deferred check align-guard wrote; left as it is
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
