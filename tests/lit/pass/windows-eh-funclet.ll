@@ -3,6 +3,9 @@
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
 ; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
 ; RUN: %opt-ag -passes='align-guard<trap>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,TRAP
+; Deferred (a build's run), the expansion puts the funclet's token back.
+; RUN: %opt-ag -passes='align-guard<deferred>,align-guard-expand,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
+; RUN: %opt-ag -passes='align-guard<deferred;recover>,align-guard-expand,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
 
 target datalayout = "e-m:w-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-windows-msvc"
