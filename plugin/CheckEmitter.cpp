@@ -67,6 +67,7 @@ struct PreparedCheck {
   Value *Bad;           ///< i1: this check fails (null when tested by mask)
   bool HasMask = false; ///< the alignment is a constant power of two
   APInt Mask;           ///< then, the alignment - 1
+  Value *Guard;         ///< then, the i1 that must also hold to fail, or null
 };
 
 /// What a failure hook is called with: the site descriptor, the pointer's
@@ -300,17 +301,12 @@ PreparedCheck PlaceEmitter::prepare(CheckBuilder &B, const PlaceCheck &C) {
   Value *Zero = ConstantInt::get(IntTy, 0);
   P.Alignment = B.CreateZExtOrTrunc(C.Alignment, IntTy);
   // LangRef: a non-power-of-two (or zero) alignment promises a null pointer.
+  P.Guard = nullptr;
   if (auto *CA = dyn_cast<ConstantInt>(P.Alignment)) {
-    if (CA->getValue().isPowerOf2() && C.Guard) {
-      // A guarded check cannot share the mask test of the others.
-      P.Bad = B.CreateAnd(
-          B.CreateICmpNE(
-              B.CreateAnd(P.Addr, ConstantInt::get(IntTy, CA->getValue() - 1)),
-              Zero, "ag.misaligned"),
-          C.Guard, "ag.bad");
-    } else if (CA->getValue().isPowerOf2()) {
+    if (CA->getValue().isPowerOf2()) {
       P.Mask = CA->getValue() - 1;
       P.HasMask = true;
+      P.Guard = C.Guard;
       P.Bad = nullptr; // tested with the others of its mask, see anyFails
     } else {
       P.Bad = B.CreateICmpNE(Ptr, Zero, "ag.nonnull");
@@ -329,12 +325,18 @@ PreparedCheck PlaceEmitter::prepare(CheckBuilder &B, const PlaceCheck &C) {
   return P;
 }
 
-/// One condition for the place: checks with the same power-of-two mask
-/// test ((p1 | p2 | ...) & mask) != 0, the others their own, all OR-ed.
+/// One condition for the place, one test where it can be: checks with the
+/// same power-of-two mask and guard OR their addresses, ((p1 | p2 | ...) &
+/// mask), a guarded group's mask being `guard ? mask : 0`; the groups' terms
+/// of one type are OR-ed and compared with 0 once; other checks are OR-ed
+/// in. The code generator splits a branch on an `or` of conditions into
+/// one branch each, so OR-ing the integers keeps the place at one branch
+/// (the optimiser does not run after a deferred place is expanded).
 Value *PlaceEmitter::anyFails(CheckBuilder &B,
                               std::vector<PreparedCheck> &Prepared) {
   Value *Bad = nullptr;
   auto Or = [&](Value *Cond) { Bad = Bad ? B.CreateOr(Bad, Cond) : Cond; };
+  SmallVector<std::pair<Type *, Value *>, 1> Terms; // per type, in order
   std::vector<bool> Done(Prepared.size(), false);
   for (size_t I = 0; I != Prepared.size(); ++I) {
     if (Done[I])
@@ -344,18 +346,28 @@ Value *PlaceEmitter::anyFails(CheckBuilder &B,
       Or(P.Bad);
       continue;
     }
+    Type *Ty = P.Addr->getType();
     Value *Bits = P.Addr;
     for (size_t J = I + 1; J != Prepared.size(); ++J)
       if (!Done[J] && Prepared[J].HasMask &&
-          Prepared[J].Addr->getType() == P.Addr->getType() &&
-          Prepared[J].Mask == P.Mask) {
+          Prepared[J].Addr->getType() == Ty && Prepared[J].Mask == P.Mask &&
+          Prepared[J].Guard == P.Guard) {
         Bits = B.CreateOr(Bits, Prepared[J].Addr, "ag.any");
         Done[J] = true;
       }
-    Type *Ty = P.Addr->getType();
-    Or(B.CreateICmpNE(B.CreateAnd(Bits, ConstantInt::get(Ty, P.Mask)),
-                      ConstantInt::get(Ty, 0), "ag.misaligned"));
+    Value *Mask = ConstantInt::get(Ty, P.Mask);
+    if (P.Guard)
+      Mask = B.CreateSelect(P.Guard, Mask, ConstantInt::get(Ty, 0),
+                            "ag.guarded.mask");
+    Value *Term = B.CreateAnd(Bits, Mask);
+    auto *Same = find_if(Terms, [&](auto &T) { return T.first == Ty; });
+    if (Same == Terms.end())
+      Terms.push_back({Ty, Term});
+    else
+      Same->second = B.CreateOr(Same->second, Term, "ag.terms");
   }
+  for (auto &[Ty, Term] : Terms)
+    Or(B.CreateICmpNE(Term, ConstantInt::get(Ty, 0), "ag.misaligned"));
   return Bad;
 }
 
@@ -365,8 +377,10 @@ Value *failsAlone(CheckBuilder &B, const PreparedCheck &P) {
   if (!P.HasMask)
     return P.Bad;
   Type *Ty = P.Addr->getType();
-  return B.CreateICmpNE(B.CreateAnd(P.Addr, ConstantInt::get(Ty, P.Mask)),
-                        ConstantInt::get(Ty, 0));
+  Value *Misaligned =
+      B.CreateICmpNE(B.CreateAnd(P.Addr, ConstantInt::get(Ty, P.Mask)),
+                     ConstantInt::get(Ty, 0));
+  return P.Guard ? B.CreateAnd(Misaligned, P.Guard) : Misaligned;
 }
 
 FailureCall PlaceEmitter::failureCall(CheckBuilder &FB,

@@ -64,9 +64,9 @@ define void @unrolled(float* %in, float* %odd, i64 %n) {
 ; CHECK:       entry:
 ; CHECK:         [[IN:%.*]] = ptrtoint {{.*}}%in{{.*}} to i64
 ; CHECK-NEXT:    [[ODD:%.*]] = ptrtoint {{.*}}%odd{{.*}} to i64
-; CHECK-NEXT:    and i64 [[IN]], 31
-; CHECK-NEXT:    icmp ne
-; CHECK-NEXT:    and i64 [[ODD]], 15
+; CHECK-NEXT:    [[INL:%.*]] = and i64 [[IN]], 31
+; CHECK-NEXT:    [[ODDL:%.*]] = and i64 [[ODD]], 15
+; CHECK-NEXT:    or i64 [[INL]], [[ODDL]]
 ; CHECK-NOT:     ptrtoint
 ; CHECK:       loop:
 ; CHECK-NOT:     __alignguard
@@ -106,9 +106,8 @@ define void @odd_step(float* %in, i64 %n) {
 ; CHECK:         [[ITER2:%.*]] = icmp uge i64 {{%.*}}, 1
 ; CHECK:         [[FIRSTI:%.*]] = ptrtoint {{.*}} to i64
 ; CHECK-NEXT:    [[SECONDI:%.*]] = ptrtoint {{.*}} to i64
-; CHECK-NEXT:    [[LOW2:%.*]] = and i64 [[SECONDI]], 15
-; CHECK-NEXT:    [[MIS2:%.*]] = icmp ne i64 [[LOW2]], 0
-; CHECK-NEXT:    and i1 [[MIS2]], [[ITER2]]
+; CHECK:         [[MASK2:%.*]] = select i1 [[ITER2]], i64 15, i64 0
+; CHECK-NEXT:    and i64 [[SECONDI]], [[MASK2]]
 ; CHECK:       loop:
 ; CHECK-NOT:     __alignguard
 ; CHECK:         load <4 x float>, {{.*}} %vi, align 16, !alignguard.guarded [[HOISTED]]
@@ -133,9 +132,9 @@ define void @tested_first(float* %out, i64 %n) {
 ; CHECK:       entry:
 ; CHECK:         [[RUNS:%.*]] = icmp uge i64 {{%.*}}, 1
 ; CHECK:         [[PTR:%.*]] = ptrtoint {{.*}} to i64
-; CHECK-NEXT:    [[LOW:%.*]] = and i64 [[PTR]], 31
-; CHECK-NEXT:    [[MIS:%.*]] = icmp ne i64 [[LOW]], 0
-; CHECK-NEXT:    [[BAD:%.*]] = and i1 [[MIS]], [[RUNS]]
+; CHECK-NEXT:    [[MASK:%.*]] = select i1 [[RUNS]], i64 31, i64 0
+; CHECK-NEXT:    [[LOW:%.*]] = and i64 [[PTR]], [[MASK]]
+; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[LOW]], 0
 ; CHECK-NEXT:    br i1 [[BAD]]
 ; CHECK:       body:
 ; CHECK-NOT:     __alignguard

@@ -14,11 +14,11 @@ define void @many(i8* %a, i8* %b) {
 ; CHECK-LABEL: define void @many(
 ; CHECK-NEXT:    [[A:%.*]] = ptrtoint {{i8\*|ptr}} %a to i64
 ; CHECK-NEXT:    [[B:%.*]] = ptrtoint {{i8\*|ptr}} %b to i64
+; One test for both masks: the terms OR-ed, compared with 0 once.
 ; CHECK-NEXT:    [[AL:%.*]] = and i64 [[A]], 63
-; CHECK-NEXT:    [[ABAD:%.*]] = icmp ne i64 [[AL]], 0
 ; CHECK-NEXT:    [[BL:%.*]] = and i64 [[B]], 31
-; CHECK-NEXT:    [[BBAD:%.*]] = icmp ne i64 [[BL]], 0
-; CHECK-NEXT:    [[ANY:%.*]] = or i1 [[ABAD]], [[BBAD]]
+; CHECK-NEXT:    [[TERMS:%.*]] = or i64 [[AL]], [[BL]]
+; CHECK-NEXT:    [[ANY:%.*]] = icmp ne i64 [[TERMS]], 0
 ; CHECK-NEXT:    br i1 [[ANY]], label %alignguard.fail, label %alignguard.ok, !prof
 ; CHECK:       alignguard.fail:
 ; CHECK-NEXT:    [[AL2:%.*]] = and i64 [[A]], 63

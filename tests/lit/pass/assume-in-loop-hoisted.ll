@@ -34,12 +34,12 @@ declare void @llvm.assume(i1)
 ; CHECK-NEXT:    [[ITER2:%.*]] = icmp uge i64 [[TAKEN]], 1
 ; CHECK-NEXT:    [[FIRSTI:%.*]] = ptrtoint {{.*}} to i64
 ; CHECK-NEXT:    [[SECONDI:%.*]] = ptrtoint {{.*}} to i64
-; CHECK-NEXT:    [[LOW2:%.*]] = and i64 [[SECONDI]], 31
-; CHECK-NEXT:    [[MIS2:%.*]] = icmp ne i64 [[LOW2]], 0
-; CHECK-NEXT:    [[BAD2:%.*]] = and i1 [[MIS2]], [[ITER2]]
+; One test: the second address's mask is 0 unless the loop runs twice.
 ; CHECK-NEXT:    [[LOW1:%.*]] = and i64 [[FIRSTI]], 31
-; CHECK-NEXT:    [[MIS1:%.*]] = icmp ne i64 [[LOW1]], 0
-; CHECK-NEXT:    [[BAD:%.*]] = or i1 [[MIS1]], [[BAD2]]
+; CHECK-NEXT:    [[MASK2:%.*]] = select i1 [[ITER2]], i64 31, i64 0
+; CHECK-NEXT:    [[LOW2:%.*]] = and i64 [[SECONDI]], [[MASK2]]
+; CHECK-NEXT:    [[TERMS:%.*]] = or i64 [[LOW1]], [[LOW2]]
+; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[TERMS]], 0
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok
 ; FALLBACK:      call void @__alignguard_fallback(
 ; FALLBACK:      call void @rows.alignguard.unaligned(
@@ -79,14 +79,13 @@ exit:
 ; CHECK:         [[SECOND:%.*]] = getelementptr {{.*}}%img, i64 {{%stride|%.*}}
 ; CHECK:         [[ITER2:%.*]] = icmp uge i64 %h, 2
 ; CHECK-NEXT:    [[FIRSTI:%.*]] = ptrtoint {{.*}} to i64
-; CHECK-NEXT:    [[LOW1:%.*]] = and i64 [[FIRSTI]], 31
-; CHECK-NEXT:    [[MIS1:%.*]] = icmp ne i64 [[LOW1]], 0
-; CHECK-NEXT:    [[BAD1:%.*]] = and i1 [[MIS1]], [[ONCE]]
 ; CHECK-NEXT:    [[SECONDI:%.*]] = ptrtoint {{.*}} to i64
-; CHECK-NEXT:    [[LOW2:%.*]] = and i64 [[SECONDI]], 31
-; CHECK-NEXT:    [[MIS2:%.*]] = icmp ne i64 [[LOW2]], 0
-; CHECK-NEXT:    [[BAD2:%.*]] = and i1 [[MIS2]], [[ITER2]]
-; CHECK-NEXT:    [[BAD:%.*]] = or i1 [[BAD1]], [[BAD2]]
+; CHECK-NEXT:    [[MASK1:%.*]] = select i1 [[ONCE]], i64 31, i64 0
+; CHECK-NEXT:    [[LOW1:%.*]] = and i64 [[FIRSTI]], [[MASK1]]
+; CHECK-NEXT:    [[MASK2:%.*]] = select i1 [[ITER2]], i64 31, i64 0
+; CHECK-NEXT:    [[LOW2:%.*]] = and i64 [[SECONDI]], [[MASK2]]
+; CHECK-NEXT:    [[TERMS:%.*]] = or i64 [[LOW1]], [[LOW2]]
+; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[TERMS]], 0
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok
 ; CHECK:       body:
 ; CHECK-NOT:     __alignguard
@@ -118,9 +117,9 @@ exit:
 ; CHECK:       entry:
 ; CHECK:         [[ONCE:%.*]] = icmp uge i64 %h, 1
 ; CHECK-NEXT:    [[FIRSTI:%.*]] = ptrtoint {{.*}} to i64
-; CHECK-NEXT:    [[LOW1:%.*]] = and i64 [[FIRSTI]], 31
-; CHECK-NEXT:    [[MIS1:%.*]] = icmp ne i64 [[LOW1]], 0
-; CHECK-NEXT:    [[BAD:%.*]] = and i1 [[MIS1]], [[ONCE]]
+; CHECK-NEXT:    [[MASK1:%.*]] = select i1 [[ONCE]], i64 31, i64 0
+; CHECK-NEXT:    [[LOW1:%.*]] = and i64 [[FIRSTI]], [[MASK1]]
+; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[LOW1]], 0
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok
 ; CHECK:       body:
 ; CHECK-NOT:     __alignguard
@@ -155,8 +154,8 @@ exit:
 ; CHECK:         [[XRUNS2:%.*]] = icmp uge i64 %w, 1
 ; CHECK-NEXT:    [[YTWICE:%.*]] = icmp uge i64 %h, 2
 ; CHECK-NEXT:    [[ITER2:%.*]] = and i1 [[XRUNS2]], [[YTWICE]]
-; CHECK:         and i1 {{%.*}}, [[ONCE]]
-; CHECK:         and i1 {{%.*}}, [[ITER2]]
+; CHECK:         select i1 [[ONCE]], i64 31, i64 0
+; CHECK:         select i1 [[ITER2]], i64 31, i64 0
 ; CHECK:         br i1 {{%.*}}, label %alignguard.fail, label %alignguard.ok
 ; CHECK:       ycond:
 ; CHECK-NOT:     __alignguard

@@ -23,8 +23,9 @@ target triple = "x86_64-unknown-linux-gnu"
 ; MARK-NOT:     llvm.assume
 ; MARK:         ret void
 ; EXP-LABEL:  define void @entry({{float\*|ptr}} %a, {{float\*|ptr}} %b)
-; EXP:          %[[ANY:.*]] = or i1
-; EXP-NEXT:     br i1 %[[ANY]], label %alignguard.fail, label %alignguard.ok
+; EXP:          %ag.terms = or i64
+; EXP-NEXT:     %ag.misaligned = icmp ne i64 %ag.terms, 0
+; EXP-NEXT:     br i1 %ag.misaligned, label %alignguard.fail, label %alignguard.ok
 ; EXP:        alignguard.fail:
 ; EXP-ABORT:    call void @__alignguard_report_abort(
 ; EXP-TRAP:     call void @llvm.trap()

@@ -20,10 +20,9 @@ define void @vadd(float* %a, float* align 64 %b, float* align 32 %c) {
 ; CHECK-NEXT:    [[B:%.*]] = ptrtoint {{float\*|ptr}} %b to i64
 ; CHECK-NEXT:    [[C:%.*]] = ptrtoint {{float\*|ptr}} %c to i64
 ; CHECK-NEXT:    [[BL:%.*]] = and i64 [[B]], 63
-; CHECK-NEXT:    [[BBAD:%.*]] = icmp ne i64 [[BL]], 0
 ; CHECK-NEXT:    [[CL:%.*]] = and i64 [[C]], 31
-; CHECK-NEXT:    [[CBAD:%.*]] = icmp ne i64 [[CL]], 0
-; CHECK-NEXT:    [[ANY:%.*]] = or i1 [[BBAD]], [[CBAD]]
+; CHECK-NEXT:    [[TERMS:%.*]] = or i64 [[BL]], [[CL]]
+; CHECK-NEXT:    [[ANY:%.*]] = icmp ne i64 [[TERMS]], 0
 ; CHECK-NEXT:    br i1 [[ANY]], label %alignguard.fail, label %alignguard.ok, !prof
 ; CHECK:       alignguard.fail:
 ; TRAP-NEXT:     call void @llvm.trap()

@@ -98,9 +98,8 @@ define void @test_first(float* align 16 %x, i64 %n) {
 ; CHECK-LABEL: define void @test_first(
 ; CHECK:         and i64 %ag.ptr, 15
 ; CHECK:         call void @__alignguard_report{{.*}}, i64 %ag.ptr, i64 16, i64 0)
-; CHECK:         and i64 %ag.ptr{{[0-9]+}}, 31
-; CHECK-NEXT:    %ag.misaligned{{[0-9]+}} = icmp ne
-; CHECK-NEXT:    %ag.bad = and i1 %ag.misaligned{{[0-9]+}}, %ag.loop.runs
+; CHECK:         %ag.guarded.mask = select i1 %ag.loop.runs, i64 31, i64 0
+; CHECK-NEXT:    and i64 %ag.ptr{{[0-9]+}}, %ag.guarded.mask
 ; CHECK:         call void @__alignguard_report{{.*}}, i64 %ag.ptr{{[0-9]+}}, i64 32, i64 0)
 ; CHECK-NOT:     {{^}}alignguard.fail
 ; CHECK:         ret void
