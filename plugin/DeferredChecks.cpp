@@ -18,9 +18,8 @@ STATISTIC(NumExpanded, "Deferred places expanded into their branch");
 namespace alignguard {
 namespace {
 
-constexpr unsigned OperandsPerCheck = 5;
-/// The operand bundle that holds the checks' operands.
-constexpr const char *ChecksBundleTag = "alignguard.checks";
+constexpr unsigned OperandsPerCheck = DeferredCheckOperands;
+constexpr const char *ChecksBundleTag = DeferredChecksBundle;
 
 FunctionCallee markerFunction(Module &M) {
   LLVMContext &Ctx = M.getContext();

@@ -65,12 +65,27 @@ bool isGuarded(const Instruction &I) {
   return I.getMetadata(GuardedMDName) != nullptr;
 }
 
-bool isCheckedByDeferredPlace(const Argument &Arg) {
-  for (const User *U : Arg.users())
-    if (auto *CI = dyn_cast<CallInst>(U))
-      if (const Function *Callee = CI->getCalledFunction())
-        if (Callee->getName() == DeferredCheckName)
-          return true;
+bool isCheckedByDeferredPlace(const Argument &Arg, uint64_t Alignment) {
+  for (const User *U : Arg.users()) {
+    auto *CI = dyn_cast<CallInst>(U);
+    const Function *Callee = CI ? CI->getCalledFunction() : nullptr;
+    if (!Callee || Callee->getName() != DeferredCheckName)
+      continue;
+    auto Bundle = CI->getOperandBundle(DeferredChecksBundle);
+    if (!Bundle)
+      continue;
+    ArrayRef<Use> Ops = Bundle->Inputs;
+    for (size_t I = 0; I + DeferredCheckOperands <= Ops.size();
+         I += DeferredCheckOperands) {
+      auto *Align = dyn_cast<ConstantInt>(Ops[I + 1]);
+      auto *Offset = dyn_cast<ConstantInt>(Ops[I + 2]);
+      auto *Guard = dyn_cast<ConstantInt>(Ops[I + 3]);
+      if (Ops[I]->stripPointerCasts() == &Arg && Align &&
+          Align->getValue().uge(Alignment) && Offset && Offset->isZero() &&
+          Guard && Guard->isOne())
+        return true;
+    }
+  }
   return false;
 }
 

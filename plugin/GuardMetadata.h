@@ -82,12 +82,16 @@ std::optional<GuardNote> readGuardNote(const llvm::Instruction &I);
 bool isGuarded(const llvm::Instruction &I);
 
 /// The function a deferred place calls until `align-guard-expand` makes its
-/// branch (DeferredChecks.h).
+/// branch (DeferredChecks.h), the bundle that holds its checks, and how many
+/// operands each check has there: pointer, alignment, offset, guard,
+/// descriptor.
 constexpr const char *DeferredCheckName = "alignguard.deferred.check";
+constexpr const char *DeferredChecksBundle = "alignguard.checks";
+constexpr unsigned DeferredCheckOperands = 5;
 
-/// True when a deferred place tests Arg itself (its parameter promise is
-/// checked there).
-bool isCheckedByDeferredPlace(const llvm::Argument &Arg);
+/// True when a deferred place tests Arg itself for at least Alignment,
+/// always (no offset, no guard): its parameter's promise is checked there.
+bool isCheckedByDeferredPlace(const llvm::Argument &Arg, uint64_t Alignment);
 
 } // namespace alignguard
 

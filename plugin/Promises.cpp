@@ -337,7 +337,7 @@ collectAlignmentPromises(Function &F, bool IsEntry, const CollectScope &Scope) {
       if (!Align || isABIAlignment(Arg))
         continue;
       // A deferred run's check keeps the attribute until the expansion.
-      bool Guarded = isCheckedByDeferredPlace(Arg);
+      bool Guarded = isCheckedByDeferredPlace(Arg, Align->value());
       if (Guarded && !Scope.GuardedAssumes)
         continue;
       Found.push_back(makePromise(PromiseKind::ParamAttr, F, nullptr, &Arg,
