@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "DeferredChecks.h"
 
+#include "Compat.h"
 #include "Diagnostics.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -80,6 +81,10 @@ bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
       C.Guard = nullptr;
     if (isa<ConstantPointerNull>(C.Site))
       C.Site = nullptr;
+    else if (auto *Desc = dyn_cast<Constant>(C.Site))
+      C.Site = ConstantExpr::getPointerCast(
+          Desc, compat::bytePtrTy(Desc->getContext(),
+                                  Desc->getType()->getPointerAddressSpace()));
     if (!C.Site && Policy.Action != FailureAction::Trap)
       return false; // a report needs its descriptor
     C.Loc = Marker.getDebugLoc();
@@ -112,7 +117,10 @@ void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
     Args.push_back(C.Alignment);
     Args.push_back(C.Offset ? C.Offset : B.getInt64(0));
     Args.push_back(C.Guard ? C.Guard : B.getTrue());
-    Args.push_back(C.Site ? C.Site
+    // The descriptor itself, not the byte pointer cast of it the hooks
+    // take (typed pointers, LLVM 14): InstCombine folds every constant
+    // expression operand again each time it runs.
+    Args.push_back(C.Site ? C.Site->stripPointerCasts()
                           : ConstantPointerNull::get(
                                 cast<PointerType>(C.Pointer->getType())));
   }
