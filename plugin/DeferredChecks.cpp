@@ -19,9 +19,6 @@ STATISTIC(NumExpanded, "Deferred places expanded into their branch");
 namespace alignguard {
 namespace {
 
-constexpr unsigned OperandsPerCheck = DeferredCheckOperands;
-constexpr const char *ChecksBundleTag = DeferredChecksBundle;
-
 FunctionCallee markerFunction(Module &M) {
   LLVMContext &Ctx = M.getContext();
   FunctionType *Ty = FunctionType::get(
@@ -38,35 +35,29 @@ FunctionCallee markerFunction(Module &M) {
   return Callee;
 }
 
-bool isDeferrable(FailureAction A) {
-  return A == FailureAction::Abort || A == FailureAction::Trap ||
-         A == FailureAction::Recover;
-}
-
 /// Marker -> its checks and policy; false when it is not one
 /// emitDeferredPlace wrote.
 bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
             FailurePolicy &Policy) {
-  auto Bundle = Marker.getOperandBundle(ChecksBundleTag);
-  if (Marker.arg_size() != 1 || !Bundle)
+  std::vector<DeferredCheckOperands> Ops = readDeferredChecks(Marker);
+  if (Marker.arg_size() != 1 || Ops.empty())
     return false;
-  ArrayRef<Use> Ops = Bundle->Inputs;
   auto *Action = dyn_cast<ConstantInt>(Marker.getArgOperand(0));
-  if (!Action || Ops.empty() || Ops.size() % OperandsPerCheck != 0 ||
+  if (!Action ||
       Action->getZExtValue() > static_cast<uint64_t>(FailureAction::Fallback))
     return false;
   Policy.Action = static_cast<FailureAction>(Action->getZExtValue());
-  if (!isDeferrable(Policy.Action))
+  if (!canDefer(Policy))
     return false;
   if (auto Funclet = Marker.getOperandBundle(LLVMContext::OB_funclet))
     Policy.Funclet = dyn_cast<Instruction>(Funclet->Inputs.front());
-  for (unsigned I = 0; I < Ops.size(); I += OperandsPerCheck) {
+  for (const DeferredCheckOperands &Op : Ops) {
     PlaceCheck C;
-    C.Pointer = Ops[I];
-    C.Alignment = Ops[I + 1];
-    C.Offset = Ops[I + 2];
-    C.Guard = Ops[I + 3];
-    C.Site = Ops[I + 4];
+    C.Pointer = Op.Pointer;
+    C.Alignment = Op.Alignment;
+    C.Offset = Op.Offset;
+    C.Guard = Op.Guard;
+    C.Site = Op.Site;
     if (!C.Pointer->getType()->isPointerTy() ||
         !C.Alignment->getType()->isIntegerTy() ||
         !C.Offset->getType()->isIntegerTy() ||
@@ -103,7 +94,9 @@ void dropParamAlignment(Function &F, const PlaceCheck &C) {
 } // namespace
 
 bool canDefer(const FailurePolicy &Policy) {
-  return isDeferrable(Policy.Action);
+  return Policy.Action == FailureAction::Abort ||
+         Policy.Action == FailureAction::Trap ||
+         Policy.Action == FailureAction::Recover;
 }
 
 void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
@@ -112,20 +105,18 @@ void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
   Module &M = *At->getModule();
   IRBuilder<> B(At);
   std::vector<Value *> Args;
-  for (const PlaceCheck &C : Checks) {
-    Args.push_back(C.Pointer);
-    Args.push_back(C.Alignment);
-    Args.push_back(C.Offset ? C.Offset : B.getInt64(0));
-    Args.push_back(C.Guard ? C.Guard : B.getTrue());
-    // The descriptor itself, not the byte pointer cast of it the hooks
-    // take (typed pointers, LLVM 14): InstCombine folds every constant
-    // expression operand again each time it runs.
-    Args.push_back(C.Site ? C.Site->stripPointerCasts()
-                          : ConstantPointerNull::get(
-                                cast<PointerType>(C.Pointer->getType())));
-  }
+  for (const PlaceCheck &C : Checks)
+    appendDeferredCheck(
+        Args, {C.Pointer, C.Alignment, C.Offset ? C.Offset : B.getInt64(0),
+               C.Guard ? C.Guard : B.getTrue(),
+               // The descriptor itself, not the byte pointer cast of it the
+               // hooks take (typed pointers, LLVM 14): InstCombine folds every
+               // constant expression operand again each time it runs.
+               C.Site ? C.Site->stripPointerCasts()
+                      : ConstantPointerNull::get(
+                            cast<PointerType>(C.Pointer->getType()))});
   SmallVector<OperandBundleDef, 2> Bundles;
-  Bundles.emplace_back(ChecksBundleTag, std::move(Args));
+  Bundles.emplace_back(DeferredChecksBundle, std::move(Args));
   if (Policy.Funclet)
     Bundles.emplace_back("funclet", Policy.Funclet);
   CallInst *Marker =

@@ -3,6 +3,7 @@
 #include "GuardMetadata.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 
@@ -65,27 +66,39 @@ bool isGuarded(const Instruction &I) {
   return I.getMetadata(GuardedMDName) != nullptr;
 }
 
+void appendDeferredCheck(std::vector<Value *> &Bundle,
+                         const DeferredCheckOperands &C) {
+  Bundle.insert(Bundle.end(),
+                {C.Pointer, C.Alignment, C.Offset, C.Guard, C.Site});
+}
+
+std::vector<DeferredCheckOperands> readDeferredChecks(const CallBase &Call) {
+  constexpr size_t PerCheck = 5;
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->getName() != DeferredCheckName)
+    return {};
+  auto Bundle = Call.getOperandBundle(DeferredChecksBundle);
+  if (!Bundle || Bundle->Inputs.size() % PerCheck != 0)
+    return {};
+  std::vector<DeferredCheckOperands> Checks;
+  ArrayRef<Use> Ops = Bundle->Inputs;
+  for (size_t I = 0; I != Ops.size(); I += PerCheck)
+    Checks.push_back({Ops[I], Ops[I + 1], Ops[I + 2], Ops[I + 3], Ops[I + 4]});
+  return Checks;
+}
+
 bool isCheckedByDeferredPlace(const Argument &Arg, uint64_t Alignment) {
-  for (const User *U : Arg.users()) {
-    auto *CI = dyn_cast<CallInst>(U);
-    const Function *Callee = CI ? CI->getCalledFunction() : nullptr;
-    if (!Callee || Callee->getName() != DeferredCheckName)
-      continue;
-    auto Bundle = CI->getOperandBundle(DeferredChecksBundle);
-    if (!Bundle)
-      continue;
-    ArrayRef<Use> Ops = Bundle->Inputs;
-    for (size_t I = 0; I + DeferredCheckOperands <= Ops.size();
-         I += DeferredCheckOperands) {
-      auto *Align = dyn_cast<ConstantInt>(Ops[I + 1]);
-      auto *Offset = dyn_cast<ConstantInt>(Ops[I + 2]);
-      auto *Guard = dyn_cast<ConstantInt>(Ops[I + 3]);
-      if (Ops[I]->stripPointerCasts() == &Arg && Align &&
-          Align->getValue().uge(Alignment) && Offset && Offset->isZero() &&
-          Guard && Guard->isOne())
-        return true;
-    }
-  }
+  for (const User *U : Arg.users())
+    if (auto *CB = dyn_cast<CallBase>(U))
+      for (const DeferredCheckOperands &C : readDeferredChecks(*CB)) {
+        auto *Align = dyn_cast<ConstantInt>(C.Alignment);
+        auto *Offset = dyn_cast<ConstantInt>(C.Offset);
+        auto *Guard = dyn_cast<ConstantInt>(C.Guard);
+        if (C.Pointer->stripPointerCasts() == &Arg && Align &&
+            Align->getValue().uge(Alignment) && Offset && Offset->isZero() &&
+            Guard && Guard->isOne())
+          return true;
+      }
   return false;
 }
 

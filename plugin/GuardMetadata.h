@@ -36,6 +36,11 @@
 
 #include <optional>
 #include <string>
+#include <vector>
+
+namespace llvm {
+class CallBase;
+} // namespace llvm
 
 namespace alignguard {
 
@@ -82,12 +87,25 @@ std::optional<GuardNote> readGuardNote(const llvm::Instruction &I);
 bool isGuarded(const llvm::Instruction &I);
 
 /// The function a deferred place calls until `align-guard-expand` makes its
-/// branch (DeferredChecks.h), the bundle that holds its checks, and how many
-/// operands each check has there: pointer, alignment, offset, guard,
-/// descriptor.
+/// branch (DeferredChecks.h), and the bundle that holds its checks.
 constexpr const char *DeferredCheckName = "alignguard.deferred.check";
 constexpr const char *DeferredChecksBundle = "alignguard.checks";
-constexpr unsigned DeferredCheckOperands = 5;
+
+/// One check's operands in that bundle, in their order there: the pointer,
+/// the alignment, the offset (0: none), the guard (true: none), the
+/// descriptor (null under trap). This file writes and reads the layout.
+struct DeferredCheckOperands {
+  llvm::Value *Pointer, *Alignment, *Offset, *Guard, *Site;
+};
+
+/// Appends C to a marker's bundle operands.
+void appendDeferredCheck(std::vector<llvm::Value *> &Bundle,
+                         const DeferredCheckOperands &C);
+
+/// The checks a call of the marker holds; none when Call is not one, or its
+/// bundle is not a whole number of checks.
+std::vector<DeferredCheckOperands>
+readDeferredChecks(const llvm::CallBase &Call);
 
 /// True when a deferred place tests Arg itself for at least Alignment,
 /// always (no offset, no guard): its parameter's promise is checked there.
