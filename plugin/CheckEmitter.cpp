@@ -10,6 +10,7 @@
 #include "PromiseStripping.h"
 #include "ReturnContract.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/MDBuilder.h"
@@ -126,6 +127,11 @@ private:
     CallInst *Assume; ///< the assume the site's promises stay in, or null
   };
   Materialized materialize(const CheckSite &S);
+  /// Where S's checks go: before S.InsertBefore, or, at an assume site that
+  /// took in the promises of earlier assumes (the planner's assumePlace),
+  /// before those assumes, moved down to just before it: no promise comes
+  /// before its check.
+  Instruction *bringAssumesDown(const CheckSite &S);
   /// The descriptor C's report names (none under trap: it says nothing).
   Value *descriptor(const CheckSite &S, const PlannedCheck &C,
                     const std::string &Subject, Value *Alignment);
@@ -213,8 +219,8 @@ CallInst *Emitter::materializeAttributePromises(const CheckSite &S,
 }
 
 Emitter::Materialized Emitter::materialize(const CheckSite &S) {
-  Materialized M{{}, S.InsertBefore, S.Assume};
-  CheckBuilder B(S.InsertBefore);
+  Materialized M{{}, bringAssumesDown(S), nullptr};
+  CheckBuilder B(M.SplitBefore);
   std::unique_ptr<SCEVExpander> Expander =
       compat::makeSCEVExpander(SE, F.getParent()->getDataLayout(), "ag.first");
   for (const PlannedCheck &C : S.Checks) {
@@ -229,13 +235,13 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
     }
     if (C.Address)
       Ptr = Expander->expandCodeFor(C.Address, C.Promise->Pointer->getType(),
-                                    S.InsertBefore);
+                                    M.SplitBefore);
     Value *Guard = nullptr;
     for (const LoopGuard &G : C.Guards) {
       Value *LHS =
-          Expander->expandCodeFor(G.LHS, G.LHS->getType(), S.InsertBefore);
+          Expander->expandCodeFor(G.LHS, G.LHS->getType(), M.SplitBefore);
       Value *RHS =
-          Expander->expandCodeFor(G.RHS, G.RHS->getType(), S.InsertBefore);
+          Expander->expandCodeFor(G.RHS, G.RHS->getType(), M.SplitBefore);
       Value *Runs = B.CreateICmp(G.Pred, LHS, RHS, "ag.loop.runs");
       Guard = Guard ? B.CreateAnd(Guard, Runs) : Runs;
     }
@@ -266,6 +272,21 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
       (M.Assume = materializeAttributePromises(S, M.Checks)))
     M.SplitBefore = M.Assume;
   return M;
+}
+
+Instruction *Emitter::bringAssumesDown(const CheckSite &S) {
+  if (S.Kind != SiteKind::Assume || !S.Assume)
+    return S.InsertBefore;
+  SmallVector<CallInst *, 4> Earlier;
+  for (const AlignmentPromise *A : S.Promises)
+    if (A->Assume != S.InsertBefore && !is_contained(Earlier, A->Assume))
+      Earlier.push_back(A->Assume);
+  llvm::sort(Earlier,
+             [](CallInst *L, CallInst *R) { return L->comesBefore(R); });
+  for (CallInst *Assume : Earlier)
+    Assume->moveBefore(*S.InsertBefore->getParent(),
+                       S.InsertBefore->getIterator());
+  return Earlier.empty() ? S.InsertBefore : Earlier.front();
 }
 
 Value *Emitter::descriptor(const CheckSite &S, const PlannedCheck &C,
@@ -645,11 +666,15 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
     return; // only hoisted loads
   if (keepsParamAttributes(S))
     return; // the attributes stay until the expansion, which checks them
-  if (S.Kind == SiteKind::Assume && !Assume) {
-    // Checks hoisted before a loop: each promise stays in (or, under
-    // recover, goes from) its own assume in the loop, which makes only it.
+  if (S.Kind == SiteKind::Assume) {
+    // Each assume's promises stay in (or, under recover, go from) it: one
+    // assume at the promise, several adjacent ones, or, for checks hoisted
+    // before a loop, the assume in the loop.
+    MapVector<CallInst *, SmallVector<const AlignmentPromise *, 2>> ByAssume;
     for (const AlignmentPromise *A : S.Promises)
-      finishAssume(S, A->Assume, {A});
+      ByAssume[A->Assume].push_back(A);
+    for (auto &[Made, Promises] : ByAssume)
+      finishAssume(S, Made, Promises);
     return;
   }
   finishAssume(S, Assume, S.Promises);

@@ -95,8 +95,11 @@ struct CheckSite {
   SiteKind Kind;
   /// The checks go before this instruction.
   llvm::Instruction *InsertBefore;
-  /// Assume sites: the assume; null for checks hoisted before a loop,
-  /// whose promises each stay in their own assume (AlignmentPromise::Assume).
+  /// Assume sites at their promises: the assume the checks go before, the
+  /// last of adjacent ones whose promises they all check (the emitter moves
+  /// the others down to after the checks); null for checks hoisted before
+  /// a loop. Each promise stays in (or, under recover, goes from) its own
+  /// assume, AlignmentPromise::Assume.
   llvm::CallInst *Assume = nullptr;
   CheckPlacement Placement = CheckPlacement::AtPromise;
   FailurePolicy Policy;

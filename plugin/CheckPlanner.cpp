@@ -82,10 +82,23 @@ private:
     case PromiseKind::ReturnAttr:
     case PromiseKind::LoadMetadata:
       return resultCheckPoint(*A.Inst);
+    case PromiseKind::AssumeBundle:
+    case PromiseKind::AssumeICmp:
+      return assumePlace(A.Assume);
     default:
       return A.Inst;
     }
   }
+  /// Where the checks of Assume's promises go: before it, or, when only
+  /// instructions a check can move past (checkCanMovePast) and other
+  /// chainable assumes lead from it to a later chainable assume, before the
+  /// last of them. Adjacent promises (clang's __builtin_assume_aligned on
+  /// each of a kernel's pointers, with its spills between) share one site:
+  /// one test, one branch; the emitter moves the earlier assumes down to
+  /// after the check.
+  Instruction *assumePlace(CallInst *Assume) const;
+  /// Finds the Chainable assumes among Promises'.
+  void findChainable(ArrayRef<AlignmentPromise> Promises);
   static SiteKind siteKindOf(const AlignmentPromise &A) {
     if (A.Assume)
       return SiteKind::Assume;
@@ -136,6 +149,11 @@ private:
   DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>> Colors;
   Instruction *EntryPoint;
   CheckPlan Plan;
+  /// Assumes a check can move past by taking their promises along: every
+  /// promise they make is one align-guard reads (supported), and their
+  /// condition is `true` or one of them. Nothing else they say could let
+  /// the optimiser fold the check they precede.
+  SmallPtrSet<const CallInst *, 8> Chainable;
   /// Site index by where its checks go and what they check (an assume
   /// can be where the entry's parameter checks go too).
   DenseMap<std::pair<Instruction *, unsigned>, unsigned> SiteAt;
@@ -143,6 +161,39 @@ private:
     return {At, static_cast<unsigned>(K)};
   }
 };
+
+void Planner::findChainable(ArrayRef<AlignmentPromise> Promises) {
+  SmallPtrSet<const CallInst *, 8> Unsupported, CondIsPromise;
+  for (const AlignmentPromise &A : Promises) {
+    if (!A.Assume)
+      continue;
+    Chainable.insert(A.Assume);
+    if (!A.isSupported())
+      Unsupported.insert(A.Assume);
+    if (A.Kind == PromiseKind::AssumeICmp ||
+        PatternMatch::match(A.Assume->getArgOperand(0), PatternMatch::m_One()))
+      CondIsPromise.insert(A.Assume);
+  }
+  for (const CallInst *Assume : Unsupported)
+    Chainable.erase(Assume);
+  for (const AlignmentPromise &A : Promises)
+    if (A.Assume && !CondIsPromise.count(A.Assume))
+      Chainable.erase(A.Assume);
+}
+
+Instruction *Planner::assumePlace(CallInst *Assume) const {
+  Instruction *Last = Assume;
+  if (!Chainable.count(Assume))
+    return Last;
+  for (Instruction *I = Assume->getNextNode(); I; I = I->getNextNode()) {
+    auto *Call = dyn_cast<CallInst>(I);
+    if (Call && Chainable.count(Call))
+      Last = I;
+    else if (!checkCanMovePast(*I))
+      break;
+  }
+  return Last;
+}
 
 std::string Planner::whyNotInScope(const AlignmentPromise &A) const {
   switch (A.Kind) {
@@ -210,7 +261,8 @@ CheckSite &Planner::siteFor(const AlignmentPromise &A) {
   CheckSite Site;
   Site.Kind = Kind;
   Site.InsertBefore = At;
-  Site.Assume = A.Assume;
+  if (Kind == SiteKind::Assume)
+    Site.Assume = cast<CallInst>(At); // the last of adjacent ones
   SiteAt[key(At, Kind)] = Plan.Sites.size();
   Plan.Sites.push_back(std::move(Site));
   return Plan.Sites.back();
@@ -563,6 +615,7 @@ CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
   SubjectNamer Namer(F);
   for (const AlignmentPromise &A : Promises)
     Plan.Descriptions.try_emplace(&A, describePromise(A, Namer));
+  findChainable(Promises);
   SmallVector<const AlignmentPromise *, 8> Accesses;
   for (const AlignmentPromise &A : Promises) {
     std::string Why;

@@ -4,6 +4,7 @@
 
 #include "Compat.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -70,6 +71,24 @@ void setAccessAlignment(Instruction &I, unsigned OperandNo, Align A) {
     MI->setDestAlignment(A);
   else if (auto *II = dyn_cast<IntrinsicInst>(&I))
     compat::setMaskedAccessAlign(*II, OperandNo, A);
+}
+
+bool checkCanMovePast(const Instruction &I) {
+  if (I.isTerminator() || I.isEHPad() || isa<PHINode>(I))
+    return false;
+  if (I.isDebugOrPseudoInst() || I.isLifetimeStartOrEnd())
+    return true;
+  if (isa<CallBase>(I))
+    return false;
+  auto OwnStack = [](const Value *Ptr) {
+    return isa<AllocaInst>(Ptr->stripPointerCasts());
+  };
+  if (auto *Load = dyn_cast<LoadInst>(&I))
+    return Load->isSimple() && OwnStack(Load->getPointerOperand());
+  if (auto *Store = dyn_cast<StoreInst>(&I))
+    return Store->isSimple() && OwnStack(Store->getPointerOperand());
+  return !I.mayReadOrWriteMemory() && !I.mayHaveSideEffects() &&
+         isSafeToSpeculativelyExecute(&I);
 }
 
 bool staysAtEntryTop(const Instruction &I) {

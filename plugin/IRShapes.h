@@ -14,6 +14,8 @@
 //   abiElementAlignment: what an access of a type can count on without
 //       any promise (what recover and fallback lower an access to)
 //
+//   checkCanMovePast: what a check can move below unobserved (the stores
+//       and reloads between clang's -O0 assumes)
 // and the target and EH facts the planner needs (GPU targets, funclets).
 // Nothing here changes IR except setAccessAlignment.
 //
@@ -85,6 +87,13 @@ llvm::Align abiElementAlignment(llvm::Type *Ty, const llvm::DataLayout &DL);
 /// memoryAccessOperands(I)).
 void setAccessAlignment(llvm::Instruction &I, unsigned OperandNo,
                         llvm::Align A);
+
+/// True when a check placed before I could as well go after it, unobserved:
+/// I cannot trap or stop, touches no memory but the function's own allocas
+/// (the spills and reloads of clang's unoptimised code), and is no call but
+/// a debug or lifetime marker. Not an assume: an unchecked promise must not
+/// come before its check.
+bool checkCanMovePast(const llvm::Instruction &I);
 
 /// True for what must stay at the top of the entry block, before any check:
 /// an alloca (static there) and llvm.localescape.

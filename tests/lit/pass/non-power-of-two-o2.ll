@@ -16,10 +16,14 @@
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; Both checks survive: the null test of %p, the 16-byte test of %g.
+; Both checks survive, at one place (the assumes are adjacent): the null
+; test of %p, the 16-byte test of %g, one call on the failing side.
 ; CHECK-LABEL: define {{.*}}i32 @zero_then_gep(
+; CHECK:         icmp ne {{.*}}%p, null
+; CHECK:         and i64 %{{.*}}, 15
 ; CHECK:         call {{.*}}@[[HOOK]]{{(\.[0-9]+)?}}(
-; CHECK:         call {{.*}}@[[HOOK]]{{(\.[0-9]+)?}}(
+; CHECK:       alignguard.ok:
+; CHECK-NEXT:    call void @llvm.assume(i1 true) [ "align"({{.*}}%g, i64 16) ]
 define i32 @zero_then_gep(i8* %p, i64 %n) {
   call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 0) ]
   %g = getelementptr inbounds i8, i8* %p, i64 %n
@@ -29,7 +33,8 @@ define i32 @zero_then_gep(i8* %p, i64 %n) {
 
 ; @inner is no entry point: its checks abort (or trap) whatever the action.
 ; CHECK-LABEL: define {{.*}}i32 @outer(
-; CHECK:         call {{.*}}@{{__alignguard_report_abort.thunk.i32|llvm.trap}}(
+; CHECK:         icmp ne {{.*}}%p, null
+; CHECK:         and i64 %{{.*}}, 15
 ; CHECK:         call {{.*}}@{{__alignguard_report_abort.thunk.i32|llvm.trap}}(
 define internal i32 @inner(i8* %p, i64 %a, i64 %n) {
   call void @llvm.assume(i1 true) [ "align"(i8* %p, i64 %a) ]
