@@ -124,7 +124,10 @@ private:
   struct Materialized {
     std::vector<ScalarCheck> Checks;
     Instruction *SplitBefore;
-    CallInst *Assume; ///< the assume the site's promises stay in, or null
+    /// The assume a parameter or return site's promises moved into
+    /// (materializeAttributePromises), or null; an assume site's promises
+    /// stay in their own assumes.
+    CallInst *Assume;
   };
   Materialized materialize(const CheckSite &S);
   /// Where S's checks go: before S.InsertBefore, or, at an assume site that

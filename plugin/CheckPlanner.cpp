@@ -163,22 +163,22 @@ private:
 };
 
 void Planner::findChainable(ArrayRef<AlignmentPromise> Promises) {
-  SmallPtrSet<const CallInst *, 8> Unsupported, CondIsPromise;
+  SmallPtrSet<const CallInst *, 8> Unsupported, ICmp;
   for (const AlignmentPromise &A : Promises) {
     if (!A.Assume)
       continue;
     Chainable.insert(A.Assume);
     if (!A.isSupported())
       Unsupported.insert(A.Assume);
-    if (A.Kind == PromiseKind::AssumeICmp ||
-        PatternMatch::match(A.Assume->getArgOperand(0), PatternMatch::m_One()))
-      CondIsPromise.insert(A.Assume);
+    if (A.Kind == PromiseKind::AssumeICmp)
+      ICmp.insert(A.Assume);
   }
-  for (const CallInst *Assume : Unsupported)
-    Chainable.erase(Assume);
-  for (const AlignmentPromise &A : Promises)
-    if (A.Assume && !CondIsPromise.count(A.Assume))
-      Chainable.erase(A.Assume);
+  SmallVector<const CallInst *, 8> Found(Chainable.begin(), Chainable.end());
+  for (const CallInst *Assume : Found)
+    if (Unsupported.count(Assume) ||
+        !(ICmp.count(Assume) ||
+          PatternMatch::match(Assume->getArgOperand(0), PatternMatch::m_One())))
+      Chainable.erase(Assume);
 }
 
 Instruction *Planner::assumePlace(CallInst *Assume) const {
