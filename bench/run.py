@@ -88,8 +88,9 @@ PLACE_ACTIONS = ["abort", "recover", "return", "fallback"]
 
 # Variants: a build and the offset of the buffers from a 64-byte boundary.
 # recover-misaligned is a diagnostic, not one of the issue's variants: it
-# runs promise-free code (recover drops the promises it checks) on the
-# misaligned buffers, which tells what misaligned data costs by itself.
+# runs promise-free code (a failing call reruns in the recover copy, which
+# drops the promises it checks) on the misaligned buffers, which tells what
+# misaligned data costs by itself.
 VARIANTS = [
     ("plain", "plain", 0),
     ("abort", "abort", 0),
@@ -106,8 +107,8 @@ VARIANT_DESC = {
     "abort": "`align-guard<abort>` (ALIGNGUARD_PIPELINE, -fpass-plugin, runtime linked), aligned input",
     "fallback": "`align-guard<fallback>`, aligned input",
     "fallback-misaligned": "`align-guard<fallback>`, every buffer 4 bytes past a 64-byte boundary (runs the unaligned copy)",
-    "recover": "`align-guard<recover>`, aligned input (recover drops the promises it checks, so its code has none)",
-    "recover-misaligned": "diagnostic: `align-guard<recover>` on the misaligned buffers: promise-free code on misaligned data",
+    "recover": "`align-guard<recover>`, aligned input (where nothing observable runs before the check, a failing call reruns in a recover copy and the aligned path keeps its promises; elsewhere recover drops them)",
+    "recover-misaligned": "diagnostic: `align-guard<recover>` on the misaligned buffers: the recover copy (promise-free code) on misaligned data",
     "ubsan": "clang `-fsanitize=alignment -fno-sanitize-recover=alignment` (UBSan runtime), aligned input",
     "ubsan-trap": "clang `-fsanitize=alignment -fsanitize-trap=alignment` (no runtime), aligned input",
 }
@@ -1131,12 +1132,16 @@ def explain13(data):
                            % ", ".join("%s %s %+d vs %d" % (r["kernel"], r["action"], r["added"],
                                                              r["limit"]) for r in other))
             if rec:
-                why.append("`recover` (%s): recover drops the promises it checks, so the kernel "
-                           "itself is promise-free code, compiled differently from plain's (on "
-                           "SSE2 an unaligned vector operand cannot be folded into an arithmetic "
-                           "instruction and takes a separate load; with AVX the loop's set-up and "
-                           "remainder differ; the per-kernel tables' recover column): not the "
-                           "check's cost, but counted here as measured." % ", ".join(
+                why.append("`recover` (%s): where recover cannot rerun a failing call in its "
+                           "recover copy (a store or a call that writes runs before the check, "
+                           "or the check is not in an entry point), it drops the promises it "
+                           "checks in the kernel itself, which is then promise-free code, "
+                           "compiled differently from plain's (on SSE2 an unaligned vector operand "
+                           "cannot be folded into an arithmetic instruction and takes a separate "
+                           "load; with AVX the loop's set-up and remainder differ); where it "
+                           "reruns, what is over is laid out around the kernel's loops, as for "
+                           "the other actions: not the check's cost, but counted here as measured."
+                           % ", ".join(
                                "%s %+d" % (r["kernel"], r["added"]) for r in rec))
         elif tg["key"] == "stencil-rows":
             falls_back = "completes, correct" in tg["measured"]
@@ -1601,15 +1606,15 @@ def observations(data):
                            " Recover must also strip the promises that the checked pointers feed: "
                            "here the compute function's `align 64` parameters, passed through "
                            "local variables." if k["name"] == "fused_scale_add" else ""))
-    rec = [(r["ir_ratio"]["recover"], r) for r in rows.values()
-           if r["elements"] >= 64 * KI and "recover" in r["ir_ratio"]]
-    if rec and not data["cflags"]:
-        hi = max(rec, key=lambda x: x[0])
+    free = [(r["ir_ratio"]["fallback-misaligned"], r) for r in rows.values()
+            if r["elements"] >= 64 * KI and "fallback-misaligned" in r["ir_ratio"]]
+    if free and not data["cflags"]:
+        hi = max(free, key=lambda x: x[0])
         obs.append("Code without the promise needs more instructions on SSE2: an unaligned vector "
                    "operand cannot be folded into `mulps`/`addps`, so it takes a separate `movups` "
-                   "(`recover`, which drops the promises, up to %+.0f%% on %s). The unaligned copy "
-                   "that `fallback` runs on misaligned input is such code (the `fallback-misaligned` "
-                   "instruction ratios)." % (100 * (hi[0] - 1), hi[1]["kernel"]))
+                   "(`fallback-misaligned`, which runs the unaligned copy, up to %+.0f%% on %s; "
+                   "`recover-misaligned` runs such code too, the recover copy)."
+                   % (100 * (hi[0] - 1), hi[1]["kernel"]))
     def named(ks):
         return ", ".join("%s (%s)" % (k["name"], k["promise"]) for k in ks) or "none"
     folded = [k for k in KERNELS if data["hot_loops"][k["name"]]["ubsan"]["verdict"] == "identical"]

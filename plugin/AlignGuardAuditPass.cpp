@@ -305,6 +305,7 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
                       IsEntry,
                       Opts.Guard.TypeAlignment,
                       Opts.Guard.Loads};
+  Request.MayRerun = !Opts.Guard.NoRerun;
   if (std::optional<Suppression> Why = Suppressed.of(F))
     Request.SuppressedBy = Why->Rule;
   auto PlanOn = [&](Function &G, ArrayRef<AlignmentPromise> Of) {
@@ -396,7 +397,7 @@ AuditReport Auditor::run() {
   Scope.Accesses = true;
   Scope.Loads = true;
   for (Function &F : M) {
-    if (F.isDeclaration())
+    if (F.isDeclaration() || isRecoverCopy(F))
       continue;
     std::vector<AlignmentPromise> Promises =
         collectAlignmentPromises(F, Entries.isEntry(F), Scope);

@@ -222,31 +222,54 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
   }
 
-  for (Function *F : Functions) {
-    bool IsEntry = Entries.isEntry(*F);
-    std::vector<AlignmentPromise> Promises = collect(*F, IsEntry, Opts);
+  // Plans and emits F's checks; true when F changed. Under recover, a plan
+  // with rerun sites makes F's recover copy first (RecoverCopy), which is
+  // then checked as F is (IsEntry, CopyOf: F), in plain recover, without
+  // remarks of its own.
+  auto Instrument = [&](Function &F, bool IsEntry, Function *CopyOf,
+                        Function *&RecoverCopy) {
+    std::vector<AlignmentPromise> Promises = collect(F, IsEntry, Opts);
     if (Promises.empty())
-      continue;
+      return false;
     PlanRequest Request{Action,  Opts.ReturnValue,   Opts.Accesses,
                         IsEntry, Opts.TypeAlignment, Opts.Loads};
-    if (std::optional<Suppression> Why = Suppressed->of(*F))
+    Request.MayRerun = !CopyOf && !Opts.AccessesOnly && !Opts.NoRerun;
+    if (std::optional<Suppression> Why = Suppressed->of(CopyOf ? *CopyOf : F))
       Request.SuppressedBy = Why->Rule;
-    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(*F);
-    CheckPlan Plan = planChecks(*F, Promises, Request,
-                                {FAM.getResult<DominatorTreeAnalysis>(*F),
-                                 FAM.getResult<LoopAnalysis>(*F), SE});
+    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    CheckPlan Plan = planChecks(F, Promises, Request,
+                                {FAM.getResult<DominatorTreeAnalysis>(F),
+                                 FAM.getResult<LoopAnalysis>(F), SE});
     if (Opts.AccessesOnly && Action == FailureAction::Return) {
-      std::string Why = whyNotReturnAfterInlining(*F);
+      std::string Why = whyNotReturnAfterInlining(F);
       if (!Why.empty())
         abortInsteadOfReturn(Plan, Why);
     }
-    reportPlan(Plan, FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F),
-               Action);
+    if (!CopyOf)
+      reportPlan(Plan, FAM.getResult<OptimizationRemarkEmitterAnalysis>(F),
+                 Action);
     if (Plan.empty())
+      return false;
+    if (any_of(Plan.Sites, [](const CheckSite &S) { return S.Policy.Rerun; }))
+      RecoverCopy = makeRecoverCopy(F);
+    // The copy's checks are branches at once: a deferred marker reads
+    // memory only, which would let the optimiser find the copy free of
+    // effects and delete its call with the reports in it.
+    emitCheckPlan(Plan, Sites, Copies, SE, Opts.Deferred && !CopyOf,
+                  RecoverCopy);
+    FAM.invalidate(F, PreservedAnalyses::none());
+    return true;
+  };
+  for (Function *F : Functions) {
+    bool IsEntry = Entries.isEntry(*F);
+    Function *RecoverCopy = nullptr;
+    Changed |= Instrument(*F, IsEntry, nullptr, RecoverCopy);
+    if (!RecoverCopy)
       continue;
-    emitCheckPlan(Plan, Sites, Copies, SE, Opts.Deferred);
-    FAM.invalidate(*F, PreservedAnalyses::none());
-    Changed = true;
+    Function *None = nullptr;
+    Instrument(*RecoverCopy, IsEntry, F, None);
+    // Checked once: later runs (a build's second, the audit) leave it.
+    RecoverCopy->addFnAttr(NoAlignGuardAttr);
   }
   Copies.eraseUnused();
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -84,10 +84,9 @@ struct FailureCall {
 /// Makes one place's branch and failing side (emitPlaceChecks).
 class PlaceEmitter {
 public:
-  PlaceEmitter(const FailurePolicy &Policy, Instruction *At,
-               Function *FallbackCopy)
+  PlaceEmitter(const FailurePolicy &Policy, Instruction *At, Function *Copy)
       : Policy(Policy), At(At), F(*At->getFunction()), Ctx(F.getContext()),
-        FallbackCopy(FallbackCopy) {}
+        Copy(Copy) {}
 
   void run(ArrayRef<PlaceCheck> Checks);
 
@@ -105,7 +104,8 @@ private:
   Instruction *At;
   Function &F;
   LLVMContext &Ctx;
-  Function *FallbackCopy;
+  /// What a fallback or rerun side calls.
+  Function *Copy;
 };
 
 /// Carries out a plan: each site's values, then its branch (or marker),
@@ -113,9 +113,10 @@ private:
 class Emitter {
 public:
   Emitter(const CheckPlan &Plan, SiteDescriptors &Sites,
-          UnalignedCopies &Copies, ScalarEvolution &SE, bool Deferred)
+          UnalignedCopies &Copies, ScalarEvolution &SE, bool Deferred,
+          Function *RecoverCopy)
       : Plan(Plan), F(*Plan.F), Sites(Sites), Copies(Copies), SE(SE),
-        Deferred(Deferred) {}
+        Deferred(Deferred), RecoverCopy(RecoverCopy) {}
 
   void run();
 
@@ -159,6 +160,8 @@ private:
   UnalignedCopies &Copies;
   ScalarEvolution &SE;
   bool Deferred;
+  /// What rerun sites call (FailurePolicy::Rerun).
+  Function *RecoverCopy;
 };
 
 /// Removes the attribute or metadata that makes A (a parameter's, a call's
@@ -448,33 +451,42 @@ void PlaceEmitter::emitFailure(Instruction *Term, const FailureCall &FC) {
     markNoSanitize(compat::createTrap(FB, Bundles));
     return;
   }
-  HookKind Kind = Policy.Action == FailureAction::Abort ? HookKind::Abort
-                  : Policy.Action == FailureAction::Fallback
-                      ? HookKind::Fallback
-                      : HookKind::Report;
-  CallInst *Call =
-      FB.CreateCall(getHook(*F.getParent(), Kind, FC.Site->getType()),
-                    {FC.Site, FC.PtrBits, FC.Alignment, FC.Offset}, Bundles);
-  if (Kind == HookKind::Abort)
-    Call->setDoesNotReturn();
+  // A rerun reports nothing here: the recover copy's own checks do.
+  if (!Policy.Rerun) {
+    HookKind Kind = Policy.Action == FailureAction::Abort ? HookKind::Abort
+                    : Policy.Action == FailureAction::Fallback
+                        ? HookKind::Fallback
+                        : HookKind::Report;
+    CallInst *Call =
+        FB.CreateCall(getHook(*F.getParent(), Kind, FC.Site->getType()),
+                      {FC.Site, FC.PtrBits, FC.Alignment, FC.Offset}, Bundles);
+    if (Kind == HookKind::Abort)
+      Call->setDoesNotReturn();
+  }
 
   Value *Result = nullptr;
   if (Policy.Action == FailureAction::Return) {
     Result = ConstantInt::get(F.getReturnType(), Policy.ReturnValue,
                               /*IsSigned=*/true);
     admitReturnValue(F, *cast<ConstantInt>(Result)); // callers may now see N
-  } else if (Policy.Action == FailureAction::Fallback) {
-    // The same call, to the copy that makes no promise.
+  } else if (Policy.Action == FailureAction::Fallback || Policy.Rerun) {
+    // The same call, to the copy that makes no promise (fallback) or that
+    // checks them in plain recover (rerun).
     SmallVector<Value *, 8> Args;
     for (Argument &Arg : F.args())
       Args.push_back(&Arg);
-    Function *Copy = FallbackCopy;
-    assert(Copy && "the preparation step makes the fallback copy");
+    assert(Copy && "fallback and rerun sites are given their copy");
     CallInst *Slow = FB.CreateCall(Copy, Args);
     Slow->setAttributes(F.getAttributes());
     // The copy's own: one an earlier run made may have become fastcc since.
     Slow->setCallingConv(Copy->getCallingConv());
     Slow->addFnAttr(Attribute::NoInline); // keep the entry point small
+    // Nothing on the cold side but the jump to the copy: the arguments are
+    // where the call received them.
+    if (Policy.Rerun && none_of(F.args(), [](const Argument &Arg) {
+          return Arg.hasPassPointeeByValueCopyAttr();
+        }))
+      Slow->setTailCall();
     Result = F.getReturnType()->isVoidTy() ? nullptr : Slow;
   } else {
     return; // abort: unreachable; recover: on to the continuation
@@ -543,9 +555,9 @@ void PlaceEmitter::run(ArrayRef<PlaceCheck> Checks) {
       splitOn(Bad, At, Terminal, Prepared.front().Loc, Unlikely);
   Fail->getParent()->setName("alignguard.fail");
   At->getParent()->setName("alignguard.ok");
-  // A trap does not say which (no descriptor, no arguments); one check:
-  // the fail block acts.
-  if (Policy.Action == FailureAction::Trap) {
+  // A trap does not say which (no descriptor, no arguments), nor does a
+  // rerun (the copy's checks report); one check: the fail block acts.
+  if (Policy.Action == FailureAction::Trap || Policy.Rerun) {
     emitFailure(Fail,
                 {nullptr, nullptr, nullptr, nullptr, Prepared.front().Loc});
   } else if (Prepared.size() == 1) {
@@ -587,7 +599,8 @@ void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
       emitPlaceChecks(Checks, S.Policy, M.SplitBefore,
                       S.Policy.Action == FailureAction::Fallback
                           ? Copies.lookup(F)
-                          : nullptr);
+                      : S.Policy.Rerun ? RecoverCopy
+                                       : nullptr);
   }
   finishPromises(S, M.Assume);
 }
@@ -725,14 +738,14 @@ void Emitter::run() {
 } // namespace
 
 void emitPlaceChecks(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
-                     Instruction *At, Function *FallbackCopy) {
-  PlaceEmitter(Policy, At, FallbackCopy).run(Checks);
+                     Instruction *At, Function *Copy) {
+  PlaceEmitter(Policy, At, Copy).run(Checks);
 }
 
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
-                   UnalignedCopies &Copies, ScalarEvolution &SE,
-                   bool Deferred) {
-  Emitter(Plan, Sites, Copies, SE, Deferred).run();
+                   UnalignedCopies &Copies, ScalarEvolution &SE, bool Deferred,
+                   Function *RecoverCopy) {
+  Emitter(Plan, Sites, Copies, SE, Deferred, RecoverCopy).run();
 }
 
 } // namespace alignguard

@@ -11,7 +11,8 @@
 //     call void @__alignguard_report_abort(ptr @site, i64 %p, i64 64, i64 0)
 //
 // then the promises the site answers for: kept in a guarded assume (abort,
-// trap, return=N, fallback) or dropped with everything they fed (recover).
+// trap, return=N, fallback, recover's rerun) or dropped with everything
+// they fed (recover).
 // It decides nothing: what is checked, where and how comes from the plan.
 // Every instruction it emits carries !nosanitize. A deferred run
 // (`align-guard<deferred>`, what clang's pipeline runs) puts a marker call
@@ -44,18 +45,20 @@ struct PlaceCheck {
 /// Tests Checks (at least one) before At in one rarely taken branch, and
 /// builds the failing side Policy asks for: one hook call naming the first
 /// check that fails (a terminal action), or each in turn (recover).
-/// FallbackCopy: what a fallback side calls (null for the other actions).
+/// Copy: what a fallback or rerun side calls (null for the others).
 void emitPlaceChecks(llvm::ArrayRef<PlaceCheck> Checks,
                      const FailurePolicy &Policy, llvm::Instruction *At,
-                     llvm::Function *FallbackCopy);
+                     llvm::Function *Copy);
 
 /// Emits Plan into its function. SE must be the function's, computed after
 /// the preparation step (it expands hoisted addresses). Fallback sites call
-/// the copy Copies made in that step. Deferred: abort, trap and recover
-/// sites get a marker (DeferredChecks.h) instead of their branch.
+/// the copy Copies made in that step, rerun sites RecoverCopy (made from
+/// the function after that step, before this call). Deferred: abort, trap
+/// and recover sites get a marker (DeferredChecks.h) instead of their
+/// branch; rerun sites do not.
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
                    UnalignedCopies &Copies, llvm::ScalarEvolution &SE,
-                   bool Deferred);
+                   bool Deferred, llvm::Function *RecoverCopy);
 
 } // namespace alignguard
 

@@ -60,9 +60,16 @@ struct FailurePolicy {
   /// Abort); empty when it was.
   std::string Downgrade;
 
+  /// Recover at an entry point where nothing observable can run before the
+  /// check: the failing side reruns the call in the function's recover copy
+  /// (UnalignedCopies.h: the same body, checked in plain recover, so it
+  /// reports and goes on without the promises) and returns what it returns.
+  /// The aligned path keeps every promise.
+  bool Rerun = false;
+
   /// The failing side leaves the function or the program: nothing after
   /// the check runs with a broken promise, so the promise can stay.
-  bool isTerminal() const { return Action != FailureAction::Recover; }
+  bool isTerminal() const { return Action != FailureAction::Recover || Rerun; }
 };
 
 /// One pointer tested at a site.

@@ -136,6 +136,9 @@ private:
   /// goes on to the next instruction.
   bool runsWithEntryChecks(const Instruction *At) const;
   FailurePolicy decidePolicy(const CheckSite &Site) const;
+  /// Why a failing Site may not run a copy of the function from the start
+  /// instead (fallback, recover's rerun); empty when it may.
+  std::string whyCannotRunCopy(const CheckSite &Site) const;
   /// For each of Site's checks, where the planned checks go that cover it
   /// and run at most once per call (on no cycle); empty when one of its
   /// checks has none.
@@ -558,6 +561,34 @@ Planner::coveringChecks(const CheckSite &Site) const {
   return Covering;
 }
 
+std::string Planner::whyCannotRunCopy(const CheckSite &Site) const {
+  // An effect that only runs after checks covering each of the site's
+  // has passed does not count: the site cannot fail after it (clang 19's
+  // remainder iteration after a loop it unrolled, whose check is in the
+  // loop's preheader).
+  std::vector<SmallVector<const Instruction *, 2>> Covering =
+      coveringChecks(Site);
+  auto PassesAfter = [&](const Instruction &J) {
+    auto RunsBefore = [&](const Instruction *K) {
+      return K == &J || An.DT.dominates(K, &J);
+    };
+    return !Covering.empty() &&
+           all_of(Covering, [&](ArrayRef<const Instruction *> Places) {
+             return any_of(Places, RunsBefore);
+           });
+  };
+  std::string Why, Effect;
+  if (!Req.IsEntry)
+    Why = "it is not an entry point";
+  else if (!(Why = whyNotForwardable(F)).empty())
+    ;
+  else if (!(Effect = sideEffectMayPrecede(*Site.InsertBefore, PassesAfter))
+                .empty())
+    Why = "fallback-unsafe: " + Effect +
+          " can run before the check, so running the copy would repeat it";
+  return Why;
+}
+
 FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
   Instruction *Anchor = Site.InsertBefore;
   FailurePolicy P;
@@ -580,29 +611,10 @@ FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
     else
       P.ReturnValue = Req.ReturnValue;
   } else if (Req.Action == FailureAction::Fallback) {
-    // An effect that only runs after checks covering each of the site's
-    // has passed does not count: the site cannot fail after it (clang 19's
-    // remainder iteration after a loop it unrolled, whose check is in the
-    // loop's preheader).
-    std::vector<SmallVector<const Instruction *, 2>> Covering =
-        coveringChecks(Site);
-    auto PassesAfter = [&](const Instruction &J) {
-      auto RunsBefore = [&](const Instruction *K) {
-        return K == &J || An.DT.dominates(K, &J);
-      };
-      return !Covering.empty() &&
-             all_of(Covering, [&](ArrayRef<const Instruction *> Places) {
-               return any_of(Places, RunsBefore);
-             });
-    };
-    std::string Effect;
-    if (!Req.IsEntry)
-      Why = "it is not an entry point";
-    else if (!(Why = whyNotForwardable(F)).empty())
-      ;
-    else if (!(Effect = sideEffectMayPrecede(*Anchor, PassesAfter)).empty())
-      Why = "fallback-unsafe: " + Effect +
-            " can run before the check, so running the copy would repeat it";
+    Why = whyCannotRunCopy(Site);
+  } else if (Req.Action == FailureAction::Recover && Req.MayRerun) {
+    // Otherwise plain recover: the promises go, as asked; no downgrade.
+    P.Rerun = !P.Funclet && whyCannotRunCopy(Site).empty();
   }
   if (!Why.empty()) {
     P.Action = FailureAction::Abort;
@@ -704,7 +716,8 @@ void CheckPlan::print(raw_ostream &OS) const {
   for (size_t I = 0; I != Sites.size(); ++I) {
     const CheckSite &S = Sites[I];
     OS << "  site " << I << ": " << siteKindName(S.Kind) << ", "
-       << failureActionName(S.Policy.Action) << ", "
+       << failureActionName(S.Policy.Action)
+       << (S.Policy.Rerun ? " (reruns the recover copy)" : "") << ", "
        << checkPlacementName(S.Placement);
     if (!S.Policy.Downgrade.empty())
       OS << " (" << S.Policy.Downgrade << ")";

@@ -38,6 +38,10 @@ struct PlanRequest {
   bool TypeAlignment = false;
   /// Check pointers loaded with `!align` (align-guard<loads>).
   bool Loads = false;
+  /// Under recover, a site that fallback could use reruns the call in a
+  /// recover copy (FailurePolicy::Rerun). False for the copy itself and
+  /// for a build's second run.
+  bool MayRerun = true;
   /// The rule that suppresses the function's checks (Suppressions.h:
   /// `fun:main at ubsan.txt:2`); empty: none. Every promise of a
   /// suppressed function is left out (a type alignment left unchecked

@@ -96,7 +96,7 @@ void dropParamAlignment(Function &F, const PlaceCheck &C) {
 bool canDefer(const FailurePolicy &Policy) {
   return Policy.Action == FailureAction::Abort ||
          Policy.Action == FailureAction::Trap ||
-         Policy.Action == FailureAction::Recover;
+         (Policy.Action == FailureAction::Recover && !Policy.Rerun);
 }
 
 void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,

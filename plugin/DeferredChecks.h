@@ -50,7 +50,8 @@
 
 namespace alignguard {
 
-/// True for the actions a deferred run defers (abort, trap, recover).
+/// True for the actions a deferred run defers (abort, trap, recover but
+/// not its rerun).
 bool canDefer(const FailurePolicy &Policy);
 
 /// Puts the marker of Checks under Policy before At.

@@ -87,7 +87,8 @@ static bool parseActionWord(StringRef Word, FailureAction &Action) {
 }
 
 /// Handles align-guard's own words: the failure actions (abort, trap,
-/// recover, return=N, fallback), `accesses`, `type-alignment` and `loads`,
+/// recover, return=N, fallback), `accesses`, `type-alignment`, `loads` and
+/// `no-rerun`,
 /// for both
 /// passes. Returns
 /// false when Param is none of them; an Error when it is one but is bad.
@@ -105,6 +106,10 @@ static Expected<bool> parseGuardWord(StringRef Pass, StringRef Param,
   }
   if (Param == "loads") {
     Opts.Loads = true;
+    return true;
+  }
+  if (Param == "no-rerun") {
+    Opts.NoRerun = true;
     return true;
   }
   FailureAction Action;
@@ -173,8 +178,8 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     return invalidParameter(
         "align-guard", Param,
         "expected abort, trap, recover, return=N, fallback, accesses, "
-        "type-alignment, loads, deferred, entry=GLOB, exclude=GLOB or "
-        "ignorelist=FILE");
+        "type-alignment, loads, no-rerun, deferred, entry=GLOB, "
+        "exclude=GLOB or ignorelist=FILE");
   }
   return Opts;
 }
@@ -259,9 +264,10 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
 bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
   return A.Action == B.Action && A.ReturnValue == B.ReturnValue &&
          A.Accesses == B.Accesses && A.TypeAlignment == B.TypeAlignment &&
-         A.Loads == B.Loads && A.AccessesOnly == B.AccessesOnly &&
-         A.Deferred == B.Deferred && A.EntryGlobs == B.EntryGlobs &&
-         A.ExcludeGlobs == B.ExcludeGlobs && A.Ignorelist == B.Ignorelist;
+         A.Loads == B.Loads && A.NoRerun == B.NoRerun &&
+         A.AccessesOnly == B.AccessesOnly && A.Deferred == B.Deferred &&
+         A.EntryGlobs == B.EntryGlobs && A.ExcludeGlobs == B.ExcludeGlobs &&
+         A.Ignorelist == B.Ignorelist;
 }
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
@@ -291,7 +297,7 @@ static void printScope(raw_ostream &OS, ListSeparator &LS,
 }
 
 /// The words parseGuardWord reads besides the action, for both passes:
-/// `accesses`, `type-alignment`, `loads`.
+/// `accesses`, `type-alignment`, `loads`, `no-rerun`.
 static void printGuardWords(raw_ostream &OS, ListSeparator &LS,
                             const AlignGuardOptions &Opts) {
   if (Opts.Accesses)
@@ -300,6 +306,8 @@ static void printGuardWords(raw_ostream &OS, ListSeparator &LS,
     OS << LS << "type-alignment";
   if (Opts.Loads)
     OS << LS << "loads";
+  if (Opts.NoRerun)
+    OS << LS << "no-rerun";
 }
 
 void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {

@@ -59,6 +59,12 @@ struct AlignGuardOptions {
   /// `loads`: also check the alignment that `!align` metadata on a load
   /// promises about the loaded pointer (rustc puts it on reference loads).
   bool Loads = false;
+  /// `no-rerun`: under recover, a failing call goes on in the function
+  /// itself, without the promises it checks, everywhere (as UBSan's
+  /// recover does); by default, where a failing call could run a copy from
+  /// the start, it reruns in a recover copy and the aligned path keeps its
+  /// promises (FailurePolicy::Rerun), at the cost of the copy's code.
+  bool NoRerun = false;
   /// `accesses-only` (implies `accesses`; align-guard's, not the audit's):
   /// check the over-aligned accesses and nothing else. A clang build
   /// (`-fpass-plugin`) runs an `align-guard<accesses>` of its pipeline once

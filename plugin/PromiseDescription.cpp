@@ -120,7 +120,7 @@ PromiseDescription describePromise(const AlignmentPromise &A,
   PromiseDescription D;
   // Reports are for people: Particle::step(float), not _ZN8Particle4stepEf
   // (demangle returns a name that is not mangled unchanged).
-  D.Function = demangle(A.F->getName().str());
+  D.Function = demangle(sourceFunctionName(*A.F).str());
   D.Kind = A.Kind;
   // An assume that align-guard made from `align` parameters keeps
   // reporting as those parameters.

@@ -6,6 +6,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -48,6 +49,20 @@ Constant *SiteDescriptors::string(StringRef Text, bool NullIfEmpty) {
 }
 
 Constant *SiteDescriptors::create(const SiteInfo &Site) {
+  std::string Key;
+  raw_string_ostream(Key) << static_cast<unsigned>(Site.Kind) << '\0'
+                          << Site.Function << '\0' << Site.Subject << '\0'
+                          << Site.File << '\0' << Site.Line << ':'
+                          << Site.Column << ':' << Site.Alignment << ':'
+                          << Site.Offset << '\0' << Site.PromiseFile << '\0'
+                          << Site.PromiseLine << ':' << Site.PromiseColumn;
+  Constant *&Known = Descriptors[Key];
+  if (!Known)
+    Known = emit(Site);
+  return Known;
+}
+
+Constant *SiteDescriptors::emit(const SiteInfo &Site) {
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   Constant *Fields[] = {

@@ -63,13 +63,16 @@ struct SiteInfo {
 class SiteDescriptors {
 public:
   explicit SiteDescriptors(llvm::Module &M);
-  /// A new constant descriptor for Site (one per check: the runtime
-  /// deduplicates reports by descriptor address).
+  /// The constant descriptor for Site: one per distinct report, as UBSan
+  /// has one per source location (the runtime deduplicates reports by
+  /// descriptor address), so a recover copy's checks share its original's.
   llvm::Constant *create(const SiteInfo &Site);
   /// The type of a descriptor pointer, as the hooks take it.
   llvm::Type *pointerType() const { return StrTy; }
 
 private:
+  /// A new descriptor for Site.
+  llvm::Constant *emit(const SiteInfo &Site);
   /// A private NUL-terminated string; null for an empty one when asked (the
   /// runtime reads a NULL file as "no debug info").
   llvm::Constant *string(llvm::StringRef Text, bool NullIfEmpty);
@@ -78,6 +81,8 @@ private:
   unsigned AddrSpace;
   llvm::Type *StrTy;
   llvm::StringMap<llvm::Constant *> Strings;
+  /// Every descriptor made, by its fields.
+  llvm::StringMap<llvm::Constant *> Descriptors;
 };
 
 /// Declares (or finds) a hook: `void (ptr, i64, i64, i64)`, cold, and

@@ -18,6 +18,18 @@ using namespace llvm;
 
 namespace alignguard {
 
+bool isRecoverCopy(const Function &F) {
+  StringRef Name = F.getName();
+  return F.hasLocalLinkage() && Name.consume_back(RecoverSuffix);
+}
+
+StringRef sourceFunctionName(const Function &F) {
+  StringRef Name = F.getName();
+  if (isRecoverCopy(F))
+    Name.consume_back(RecoverSuffix);
+  return Name;
+}
+
 SubjectNamer::SubjectNamer(Function &F) {
   compat::forEachDebugVariable(F, [&](Value *Loc, DILocalVariable *Var) {
     if (Loc && Var && !Var->getName().empty())

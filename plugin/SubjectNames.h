@@ -32,6 +32,17 @@
 
 namespace alignguard {
 
+/// The suffix of a recover copy's name (UnalignedCopies.h).
+inline constexpr const char *RecoverSuffix = ".alignguard.recover";
+
+/// The name reports give F's function (mangled): a recover copy's is its
+/// original's.
+llvm::StringRef sourceFunctionName(const llvm::Function &F);
+
+/// True when F is a recover copy align-guard made: its promises are its
+/// original's, which the audit lists there.
+bool isRecoverCopy(const llvm::Function &F);
+
 class SubjectNamer {
 public:
   /// Reads F's debug variables once; describe() is then cheap.

@@ -147,6 +147,27 @@ void UnalignedCopies::stripPromises(Function &Copy) {
     I->eraseFromParent();
 }
 
+/// A module-internal copy of F named F's name and Suffix, no entry point.
+static Function *cloneInternal(Function &F, StringRef Suffix) {
+  ValueToValueMapTy VMap;
+  Function *Copy = CloneFunction(&F, VMap);
+  Copy->setName(F.getName() + Suffix);
+  Copy->setLinkage(GlobalValue::InternalLinkage);
+  Copy->setVisibility(GlobalValue::DefaultVisibility);
+  Copy->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+  Copy->setComdat(nullptr);
+  Copy->removeFnAttr(EntryAttr);
+  return Copy;
+}
+
+Function *makeRecoverCopy(Function &F) {
+  Function *Copy = cloneInternal(F, RecoverSuffix);
+  // Right after F, where a reader of the IR looks for it.
+  Copy->removeFromParent();
+  F.getParent()->getFunctionList().insertAfter(F.getIterator(), Copy);
+  return Copy;
+}
+
 Function *UnalignedCopies::getOrCreate(Function &F) {
   auto Known = Copies.find(&F);
   if (Known != Copies.end()) {
@@ -162,16 +183,9 @@ Function *UnalignedCopies::getOrCreate(Function &F) {
         Earlier->hasFnAttribute(NoAlignGuardAttr) &&
         Earlier->getFunctionType() == F.getFunctionType())
       return Copies[&F] = Earlier;
-  ValueToValueMapTy VMap;
-  Function *Copy = CloneFunction(&F, VMap);
-  Copy->setName(F.getName() + UnalignedSuffix);
-  Copy->setLinkage(GlobalValue::InternalLinkage);
-  Copy->setVisibility(GlobalValue::DefaultVisibility);
-  Copy->setDLLStorageClass(GlobalValue::DefaultStorageClass);
-  Copy->setComdat(nullptr);
+  Function *Copy = cloneInternal(F, UnalignedSuffix);
   // The copy is the unchecked slow path: align-guard leaves it alone.
   Copy->addFnAttr(NoAlignGuardAttr);
-  Copy->removeFnAttr(EntryAttr);
   Copies[&F] = Copy; // before stripping: recursive calls find the copy
   stripPromises(*Copy);
   return Copy;

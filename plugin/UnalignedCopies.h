@@ -1,4 +1,4 @@
-//===- UnalignedCopies.h - Promise-free copies for fallback -----*- C++ -*-===//
+//===- UnalignedCopies.h - Copies for fallback and recover ------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // align-guard<fallback> gives each instrumented entry point a copy that
@@ -22,9 +22,18 @@
 // Running the copy is only valid when nothing observable has happened before
 // the check that decides to: sideEffectMayPrecede says when it might have.
 //
+// align-guard<recover> reruns a failing call the same way where it may
+// (FailurePolicy::Rerun), in a recover copy, `<name>.alignguard.recover`:
+// F's body as the preparation step left it, promises and all, which the
+// pass then checks in plain recover (each failing pointer reported, its
+// promises dropped) and marks "no-align-guard". F keeps its promises on the
+// aligned path; the copy calls F's callees, not copies of them.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_UNALIGNEDCOPIES_H
 #define ALIGNGUARD_UNALIGNEDCOPIES_H
+
+#include "SubjectNames.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -37,6 +46,11 @@ namespace alignguard {
 
 /// The suffix of a copy's name.
 inline constexpr const char *UnalignedSuffix = ".alignguard.unaligned";
+
+/// A recover copy of F as F is now (make it after the preparation step and
+/// before F's checks): internal, not an entry point, promises kept. Its
+/// reports name F (sourceFunctionName).
+llvm::Function *makeRecoverCopy(llvm::Function &F);
 
 class UnalignedCopies {
 public:

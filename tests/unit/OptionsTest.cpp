@@ -123,13 +123,13 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"bogus", "invalid align-guard pass parameter 'bogus': "
                              "expected abort, trap, recover, return=N, "
                              "fallback, accesses, type-alignment, loads, "
-                             "deferred, entry=GLOB, exclude=GLOB or "
-                             "ignorelist=FILE"},
+                             "no-rerun, deferred, entry=GLOB, exclude=GLOB "
+                             "or ignorelist=FILE"},
         InvalidCase{"Abort", "invalid align-guard pass parameter 'Abort': "
                              "expected abort, trap, recover, return=N, "
                              "fallback, accesses, type-alignment, loads, "
-                             "deferred, entry=GLOB, exclude=GLOB or "
-                             "ignorelist=FILE"},
+                             "no-rerun, deferred, entry=GLOB, exclude=GLOB "
+                             "or ignorelist=FILE"},
         InvalidCase{"abort;trap",
                     "invalid align-guard pass parameter 'trap': conflicts "
                     "with 'abort'; give one failure action"},
@@ -140,13 +140,13 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, type-alignment, loads, deferred, "
-                    "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
+                    "accesses, type-alignment, loads, no-rerun, "
+                    "deferred, entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"type-alignment=1",
                     "invalid align-guard pass parameter 'type-alignment=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, type-alignment, loads, deferred, "
-                    "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
+                    "accesses, type-alignment, loads, no-rerun, "
+                    "deferred, entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"return", "invalid align-guard pass parameter 'return': "
                               "expected return=N, N a decimal integer"},
         InvalidCase{"return=", "invalid align-guard pass parameter "
@@ -257,8 +257,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "recover;accesses;type-alignment;entry=k"},
         PrintCase{"ignorelist=a.txt;entry=k;type-alignment",
                   "abort;type-alignment;entry=k;ignorelist=a.txt"},
-        PrintCase{"loads;entry=k;accesses;trap",
-                  "trap;accesses;loads;entry=k"}),
+        PrintCase{"loads;entry=k;accesses;trap", "trap;accesses;loads;entry=k"},
+        PrintCase{"no-rerun;recover", "recover;no-rerun"}),
     caseName<PrintCase>);
 
 class PrintAudit : public ::testing::TestWithParam<PrintCase> {};

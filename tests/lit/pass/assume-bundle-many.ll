@@ -2,8 +2,8 @@
 ; side, under abort (and return=N, fallback: cold-side-select.ll) one call
 ; reports the first that failed, its arguments chosen by select; in recover
 ; mode the cold side tests them one by one and every failing pointer is
-; reported. The other bundles stay. In recover mode only the checked "align"
-; bundles go.
+; reported (in the recover copy a failing call reruns in). The other
+; bundles stay. In the recover copy only the checked "align" bundles go.
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
 ; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
 ; RUN: %opt-ag -passes='align-guard<trap>,verify' -S %s | FileCheck %s --check-prefix=TRAP
@@ -21,8 +21,8 @@ define void @many(i8* %a, i8* %b) {
 ; CHECK-NEXT:    [[ANY:%.*]] = icmp ne i64 [[TERMS]], 0
 ; CHECK-NEXT:    br i1 [[ANY]], label %alignguard.fail, label %alignguard.ok, !prof
 ; CHECK:       alignguard.fail:
-; CHECK-NEXT:    [[AL2:%.*]] = and i64 [[A]], 63
-; CHECK-NEXT:    [[ABAD2:%.*]] = icmp ne i64 [[AL2]], 0
+; ABORT-NEXT:    [[AL2:%.*]] = and i64 [[A]], 63
+; ABORT-NEXT:    [[ABAD2:%.*]] = icmp ne i64 [[AL2]], 0
 ; Abort: one call, with a's arguments if a fails, else b's (the branch said
 ; one of them does).
 ; ABORT-NEXT:    [[SITE:%.*]] = select i1 [[ABAD2]], {{.*}}@[[SA:__alignguard_site[.0-9]*]]{{( to [^,]*)?}}, {{.*}}@[[SB:__alignguard_site[.0-9]*]]{{[ ),]}}
@@ -32,23 +32,36 @@ define void @many(i8* %a, i8* %b) {
 ; ABORT-NEXT:    unreachable
 ; ABORT-NOT:     alignguard.culprit
 ; ABORT-NOT:     alignguard.next
-; Recover: each failing pointer is reported, one by one.
-; RECOVER-NEXT:  br i1 [[ABAD2]], label %alignguard.culprit, label %alignguard.next
+; Recover: the call reruns in the recover copy, which reports.
+; RECOVER-NEXT:  tail call void @many.alignguard.recover({{i8\*|ptr}} %a, {{i8\*|ptr}} %b)
+; RECOVER-NEXT:  ret void
+; CHECK:       alignguard.ok:
+; CHECK-NEXT:    call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %a, i64 64), "nonnull"({{i8\*|ptr}} %a), "align"({{i8\*|ptr}} %b, i64 32), "ignore"() ], !alignguard.guarded
+; CHECK-NEXT:    ret void
+; The copy: each failing pointer is reported, one by one; then only the
+; checked "align" bundles go.
+; RECOVER-LABEL: define internal void @many.alignguard.recover(
+; RECOVER-NEXT:    [[CA:%.*]] = ptrtoint {{i8\*|ptr}} %a to i64
+; RECOVER-NEXT:    [[CB:%.*]] = ptrtoint {{i8\*|ptr}} %b to i64
+; RECOVER:         br i1 {{%.*}}, label %alignguard.fail, label %alignguard.ok, !prof
+; RECOVER:       alignguard.fail:
+; RECOVER-NEXT:    [[CAL2:%.*]] = and i64 [[CA]], 63
+; RECOVER-NEXT:    [[CABAD2:%.*]] = icmp ne i64 [[CAL2]], 0
+; RECOVER-NEXT:  br i1 [[CABAD2]], label %alignguard.culprit, label %alignguard.next
 ; RECOVER:       alignguard.culprit:
-; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[A]], i64 64, i64 0)
+; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[CA]], i64 64, i64 0)
 ; RECOVER-NEXT:  br label %alignguard.next
 ; RECOVER:       alignguard.next:
-; RECOVER-NEXT:  [[BL2:%.*]] = and i64 [[B]], 31
+; RECOVER-NEXT:  [[BL2:%.*]] = and i64 [[CB]], 31
 ; RECOVER-NEXT:  [[BBAD2:%.*]] = icmp ne i64 [[BL2]], 0
 ; RECOVER-NEXT:  br i1 [[BBAD2]], label %[[CULPRIT_B:[^ ,]*]], label %[[NEXT_B:[^ ,]*]]
 ; RECOVER:       [[CULPRIT_B]]:
-; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[B]], i64 32, i64 0)
+; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[CB]], i64 32, i64 0)
 ; RECOVER:       [[NEXT_B]]:
 ; RECOVER-NEXT:  br label %alignguard.ok
-; CHECK:       alignguard.ok:
-; ABORT-NEXT:    call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %a, i64 64), "nonnull"({{i8\*|ptr}} %a), "align"({{i8\*|ptr}} %b, i64 32), "ignore"() ], !alignguard.guarded
+; RECOVER:       alignguard.ok:
 ; RECOVER-NEXT:  call void @llvm.assume(i1 true) [ "nonnull"({{i8\*|ptr}} %a), "ignore"() ]
-; CHECK-NEXT:    ret void
+; RECOVER-NEXT:    ret void
   call void @llvm.assume(i1 true) [ "align"(i8* %a, i64 64), "nonnull"(i8* %a), "align"(i8* %b, i64 32), "ignore"() ]
   ret void
 }

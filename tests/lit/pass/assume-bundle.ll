@@ -1,5 +1,6 @@
 ; An "align" assume bundle becomes a check before the assume; the assume
-; moves into the continuation (abort, trap) or goes (recover).
+; moves into the continuation (abort, trap, recover's rerun) or goes (the
+; recover copy).
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
 ; RUN: %opt-ag -passes='align-guard<abort>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
 ; RUN: %opt-ag -passes='align-guard<trap>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,TRAP
@@ -25,13 +26,26 @@ define void @scale(float* %p, i64 %n) {
 ; ABORT-NEXT:    unreachable
 ; TRAP-NEXT:     call void @llvm.trap()
 ; TRAP-NEXT:     unreachable
-; RECOVER-NEXT:  call void @__alignguard_report({{.*}}, i64 [[INT]], i64 64, i64 0)
-; RECOVER-NEXT:  br label %[[OK]]
+; Recover: nothing runs before the check, so a failing call reruns in the
+; recover copy, and the aligned path keeps the promise.
+; RECOVER-NEXT:  tail call void @scale.alignguard.recover({{float\*|ptr}} %p, i64 %n)
+; RECOVER-NEXT:  ret void
 ; CHECK:       [[OK]]:
-; ABORT-NEXT:    call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %p, i64 64) ], !alignguard.guarded
-; TRAP-NEXT:     call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %p, i64 64) ], !alignguard.guarded
-; RECOVER-NOT:   call void @llvm.assume
+; CHECK-NEXT:    call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %p, i64 64) ], !alignguard.guarded
 ; CHECK:         store float 0.0
+; The copy reports and goes on without the promise.
+; RECOVER-LABEL: define internal void @scale.alignguard.recover(
+; RECOVER-NEXT:  entry:
+; RECOVER-NEXT:    [[CINT:%.*]] = ptrtoint {{float\*|ptr}} %p to i64
+; RECOVER-NEXT:    [[CLOW:%.*]] = and i64 [[CINT]], 63
+; RECOVER-NEXT:    [[CBAD:%.*]] = icmp ne i64 [[CLOW]], 0
+; RECOVER-NEXT:    br i1 [[CBAD]], label %[[CFAIL:.*]], label %[[COK:.*]], !prof [[UNLIKELY]]
+; RECOVER:       [[CFAIL]]:
+; RECOVER-NEXT:    call void @__alignguard_report({{.*}}, i64 [[CINT]], i64 64, i64 0)
+; RECOVER-NEXT:    br label %[[COK]]
+; RECOVER:       [[COK]]:
+; RECOVER-NOT:     call void @llvm.assume
+; RECOVER:         store float 0.0
 entry:
   call void @llvm.assume(i1 true) [ "align"(float* %p, i64 64) ]
   store float 0.0, float* %p, align 4

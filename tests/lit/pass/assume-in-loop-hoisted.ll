@@ -4,7 +4,8 @@
 ; known to be a multiple of the alignment, the second address guarded by
 ; "the loop runs twice"; a loop that tests first guards the first address
 ; by "it runs once". The assume stays in the loop, behind the check, marked
-; `hoisted` (terminal actions); recover drops it. An assume that does not
+; `hoisted` (terminal actions, and recover, whose failing calls rerun in
+; a recover copy that drops it). An assume that does not
 ; run on every iteration, or whose address is not affine, keeps its check
 ; in place. With every check before the loop, fallback is safe.
 ; RUN: %opt-ag -passes='align-guard<fallback>,verify' -S %s 2>%t.err | FileCheck %s --check-prefixes=CHECK,FALLBACK
@@ -43,14 +44,20 @@ declare void @llvm.assume(i1)
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok
 ; FALLBACK:      call void @__alignguard_fallback(
 ; FALLBACK:      call void @rows.alignguard.unaligned(
-; RECOVER:       call void @__alignguard_report(
-; RECOVER:       call void @__alignguard_report(
+; RECOVER:       tail call void @rows.alignguard.recover(
 ; CHECK:       loop:
 ; CHECK-NOT:     __alignguard
-; FALLBACK:      call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %{{rowi|row}}, i64 32) ], !alignguard.guarded [[HOISTED:![0-9]+]]
-; RECOVER-NOT:   @llvm.assume
+; CHECK:         call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %{{rowi|row}}, i64 32) ], !alignguard.guarded [[HOISTED:![0-9]+]]
 ; CHECK:         store float
 ; CHECK:       exit:
+; The recover copy a failing call reruns in reports each failing address
+; and drops the promise.
+; RECOVER-LABEL: define internal void @rows.alignguard.recover(
+; RECOVER:       call void @__alignguard_report(
+; RECOVER:       call void @__alignguard_report(
+; RECOVER:       loop:
+; RECOVER-NOT:   @llvm.assume
+; RECOVER:       store float
 define void @rows(float* %img, i64 %stride, i64 %h) {
 entry:
   %none = icmp eq i64 %h, 0
@@ -89,10 +96,13 @@ exit:
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok
 ; CHECK:       body:
 ; CHECK-NOT:     __alignguard
-; FALLBACK:      call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %{{rowi|row}}, i64 32) ], !alignguard.guarded [[HOISTED]]
-; RECOVER-NOT:   @llvm.assume
+; CHECK:         call void @llvm.assume(i1 true) [ "align"({{i8\*|ptr}} %{{rowi|row}}, i64 32) ], !alignguard.guarded [[HOISTED]]
 ; CHECK:         store float
 ; CHECK:       exit:
+; RECOVER-LABEL: define internal void @rows_tested_first.alignguard.recover(
+; RECOVER:       body:
+; RECOVER-NOT:   @llvm.assume
+; RECOVER:       store float
 define void @rows_tested_first(float* %img, i64 %stride, i64 %h) {
 entry:
   br label %cond
@@ -123,7 +133,7 @@ exit:
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok
 ; CHECK:       body:
 ; CHECK-NOT:     __alignguard
-; FALLBACK:      call void @llvm.assume(i1 true) [ "align"({{.*}}, i64 32) ], !alignguard.guarded [[HOISTED]]
+; CHECK:         call void @llvm.assume(i1 true) [ "align"({{.*}}, i64 32) ], !alignguard.guarded [[HOISTED]]
 ; CHECK:       exit:
 define void @step_multiple(float* %img, i64 %h) {
 entry:
@@ -159,7 +169,7 @@ exit:
 ; CHECK:         br i1 {{%.*}}, label %alignguard.fail, label %alignguard.ok
 ; CHECK:       ycond:
 ; CHECK-NOT:     __alignguard
-; FALLBACK:      call void @llvm.assume(i1 true) [ "align"({{.*}}, i64 32) ], !alignguard.guarded [[HOISTED]]
+; CHECK:         call void @llvm.assume(i1 true) [ "align"({{.*}}, i64 32) ], !alignguard.guarded [[HOISTED]]
 ; CHECK:       exit:
 define void @nested(float* %img, i64 %stride, i64 %h, i64 %w) {
 entry:
@@ -288,7 +298,7 @@ exit:
 
 declare void @exit(i32) noreturn nounwind
 
-; FALLBACK: [[HOISTED]] = !{!"hoisted"}
+; CHECK: [[HOISTED]] = !{!"hoisted"}
 ; FALLBACK: [[UNSAFE]] = !{!"fallback-unsafe: a store can run before the check, so running the copy would repeat it"}
 
 ; AUDIT: guarded assume-bundle rows | {{.*}} | hoisted

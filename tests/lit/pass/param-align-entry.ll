@@ -34,14 +34,25 @@ define void @vadd(float* %a, float* align 64 %b, float* align 32 %c) {
 ; ABORT-NEXT:    [[ALIGN:%.*]] = select i1 [[BBAD2]], i64 64, i64 32
 ; ABORT-NEXT:    call void @__alignguard_report_abort({{i8\*|ptr}} [[SITE]], i64 [[PTR]], i64 [[ALIGN]], i64 0)
 ; ABORT-NEXT:    unreachable
-; Recover: each failing pointer, one by one.
-; RECOVER:       call void @__alignguard_report({{.*}}, i64 [[B]], i64 64, i64 0)
-; RECOVER:       call void @__alignguard_report({{.*}}, i64 [[C]], i64 32, i64 0)
+; Recover: the call reruns in the recover copy; the aligned path keeps the
+; promises.
+; RECOVER-NEXT:  tail call void @vadd.alignguard.recover({{float\*|ptr}} %a, {{float\*|ptr}} %b, {{float\*|ptr}} %c)
+; RECOVER-NEXT:  ret void
 ; CHECK:       alignguard.ok:
 ; ABORT-NEXT:    call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %b, i64 64), "align"({{float\*|ptr}} %c, i64 32) ], !alignguard.guarded [[ORIGIN:![0-9]+]]
 ; TRAP-NEXT:     call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %b, i64 64), "align"({{float\*|ptr}} %c, i64 32) ], !alignguard.guarded
-; RECOVER-NOT:   @llvm.assume
+; RECOVER-NEXT:  call void @llvm.assume(i1 true) [ "align"({{float\*|ptr}} %b, i64 64), "align"({{float\*|ptr}} %c, i64 32) ], !alignguard.guarded
 ; CHECK-NEXT:    store float 1.0
+; The copy, without the attributes: each failing pointer, one by one, and
+; no promise after.
+; RECOVER-LABEL: define internal void @vadd.alignguard.recover({{float\*|ptr}} %a, {{float\*|ptr}} %b, {{float\*|ptr}} %c)
+; RECOVER:       [[CB:%.*]] = ptrtoint {{float\*|ptr}} %b to i64
+; RECOVER:       [[CC:%.*]] = ptrtoint {{float\*|ptr}} %c to i64
+; RECOVER:       call void @__alignguard_report({{.*}}, i64 [[CB]], i64 64, i64 0)
+; RECOVER:       call void @__alignguard_report({{.*}}, i64 [[CC]], i64 32, i64 0)
+; RECOVER:       alignguard.ok:
+; RECOVER-NOT:   @llvm.assume
+; RECOVER-NEXT:  store float 1.0
 entry:
   %slot = alloca float, align 4
   store float 1.0, float* %slot, align 4
