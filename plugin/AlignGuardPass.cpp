@@ -222,6 +222,23 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
   }
 
+  // A recover copy drops the promises its checked pointers feed in its own
+  // clones of the local callees they reach (PromiseStripping.h), so the
+  // callees the original calls keep theirs: one clone per callee, checked
+  // after the functions, as the callee is (no entry point), in plain
+  // recover.
+  DenseMap<Function *, Function *> PrivateClones;
+  std::vector<std::pair<Function *, Function *>> ClonesToCheck;
+  auto PrivateClone = [&](Function &Callee) -> Function * {
+    if (isRecoverCopy(Callee))
+      return &Callee;
+    Function *&Clone = PrivateClones[&Callee];
+    if (!Clone) {
+      Clone = makeRecoverCopy(Callee);
+      ClonesToCheck.emplace_back(Clone, &Callee);
+    }
+    return Clone;
+  };
   // Plans and emits F's checks; true when F changed. Under recover, a plan
   // with rerun sites makes F's recover copy first (RecoverCopy), which is
   // then checked as F is (IsEntry, CopyOf: F), in plain recover, without
@@ -255,21 +272,32 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     // The copy's checks are branches at once: a deferred marker reads
     // memory only, which would let the optimiser find the copy free of
     // effects and delete its call with the reports in it.
+    CopyEmission AsCopy;
+    AsCopy.Private = PrivateClone;
     emitCheckPlan(Plan, Sites, Copies, SE, Opts.Deferred && !CopyOf,
-                  RecoverCopy);
+                  RecoverCopy, CopyOf ? &AsCopy : nullptr);
     FAM.invalidate(F, PreservedAnalyses::none());
     return true;
   };
   for (Function *F : Functions) {
     bool IsEntry = Entries.isEntry(*F);
     Function *RecoverCopy = nullptr;
-    Changed |= Instrument(*F, IsEntry, nullptr, RecoverCopy);
-    if (!RecoverCopy)
-      continue;
+    // A recover copy an earlier run made (a build's second run checks the
+    // accesses the inliner brought into it) is checked as it was then.
+    Function *CopyOf = nullptr;
+    if (isRecoverCopy(*F))
+      if (!(CopyOf = M.getFunction(sourceFunctionName(*F))))
+        CopyOf = F;
+    Changed |= Instrument(*F, IsEntry, CopyOf, RecoverCopy);
     Function *None = nullptr;
-    Instrument(*RecoverCopy, IsEntry, F, None);
-    // Checked once: later runs (a build's second, the audit) leave it.
-    RecoverCopy->addFnAttr(NoAlignGuardAttr);
+    if (RecoverCopy)
+      Instrument(*RecoverCopy, IsEntry, F, None);
+  }
+  // Checking a clone may clone the callees it reaches in turn.
+  for (size_t I = 0; I != ClonesToCheck.size(); ++I) {
+    auto [Clone, Callee] = ClonesToCheck[I];
+    Function *None = nullptr;
+    Instrument(*Clone, Entries.isEntry(*Callee), Callee, None);
   }
   Copies.eraseUnused();
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -114,9 +114,10 @@ class Emitter {
 public:
   Emitter(const CheckPlan &Plan, SiteDescriptors &Sites,
           UnalignedCopies &Copies, ScalarEvolution &SE, bool Deferred,
-          Function *RecoverCopy)
+          Function *RecoverCopy, CopyEmission *AsCopy)
       : Plan(Plan), F(*Plan.F), Sites(Sites), Copies(Copies), SE(SE),
-        Deferred(Deferred), RecoverCopy(RecoverCopy) {}
+        Deferred(Deferred), RecoverCopy(RecoverCopy), AsCopy(AsCopy),
+        Private(AsCopy ? AsCopy->Private : PrivateCallee()) {}
 
   void run();
 
@@ -162,6 +163,10 @@ private:
   bool Deferred;
   /// What rerun sites call (FailurePolicy::Rerun).
   Function *RecoverCopy;
+  /// Set when F is a recover copy (or a callee clone of one).
+  CopyEmission *AsCopy;
+  /// Where dropped promises may be dropped in callees (PromiseStripping.h).
+  PrivateCallee Private;
 };
 
 /// Removes the attribute or metadata that makes A (a parameter's, a call's
@@ -303,7 +308,7 @@ Value *Emitter::descriptor(const CheckSite &S, const PlannedCheck &C,
   Site.Subject = Subject;
   if (Alignment != C.Promise->Alignment) // raised by the plan
     Site.Alignment = cast<ConstantInt>(Alignment)->getZExtValue();
-  return Sites.create(Site);
+  return Sites.create(Site, AsCopy ? &AsCopy->Descriptors : nullptr);
 }
 
 PreparedCheck PlaceEmitter::prepare(CheckBuilder &B, const PlaceCheck &C) {
@@ -482,11 +487,16 @@ void PlaceEmitter::emitFailure(Instruction *Term, const FailureCall &FC) {
     Slow->setCallingConv(Copy->getCallingConv());
     Slow->addFnAttr(Attribute::NoInline); // keep the entry point small
     // Nothing on the cold side but the jump to the copy: the arguments are
-    // where the call received them.
+    // where the call received them. `musttail` where the target makes every
+    // such call (x86, AArch64): it also keeps the interprocedural passes
+    // from changing the copy's signature (a constant return value made
+    // void would leave a call and a `ret` after it, and a frame for them).
     if (Policy.Rerun && none_of(F.args(), [](const Argument &Arg) {
           return Arg.hasPassPointeeByValueCopyAttr();
         }))
-      Slow->setTailCall();
+      Slow->setTailCallKind(targetForwardsMustTail(*F.getParent())
+                                ? CallInst::TCK_MustTail
+                                : CallInst::TCK_Tail);
     Result = F.getReturnType()->isVoidTy() ? nullptr : Slow;
   } else {
     return; // abort: unreachable; recover: on to the continuation
@@ -607,9 +617,9 @@ void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
 
 /// Under recover, the promise may be false from here on: drop the checked
 /// bundles (and the legacy condition) of Assume, then what those pointers
-/// fed.
-void dropPromises(CallInst *Assume,
-                  ArrayRef<const AlignmentPromise *> Checked) {
+/// fed (in Private's callees).
+void dropPromises(CallInst *Assume, ArrayRef<const AlignmentPromise *> Checked,
+                  PrivateCallee Private) {
   SmallVector<unsigned, 4> DropBundles;
   bool DropCondition = false;
   for (const AlignmentPromise *A : Checked) {
@@ -617,7 +627,7 @@ void dropPromises(CallInst *Assume,
       DropBundles.push_back(A->BundleIndex);
     else if (A->Kind == PromiseKind::AssumeICmp)
       DropCondition = true;
-    NumFedPromisesDropped += dropAlignPromisesFedBy(A->Pointer);
+    NumFedPromisesDropped += dropAlignPromisesFedBy(A->Pointer, Private);
   }
   if (!Assume)
     return; // parameter promises in recover mode: no assume was made
@@ -642,11 +652,12 @@ void dropPromises(CallInst *Assume,
 
 /// A load whose check was hoisted keeps its `!align` when the check is
 /// terminal (marked guarded, as a hoisted access is); under recover it and
-/// what it fed go.
-void finishHoistedLoad(LoadInst &Load, const CheckSite &By) {
+/// what it fed go (in Private's callees).
+void finishHoistedLoad(LoadInst &Load, const CheckSite &By,
+                       PrivateCallee Private) {
   if (!By.Policy.isTerminal()) {
     Load.setMetadata(LLVMContext::MD_align, nullptr);
-    NumFedPromisesDropped += dropAlignPromisesFedBy(&Load);
+    NumFedPromisesDropped += dropAlignPromisesFedBy(&Load, Private);
     return;
   }
   GuardNote Note;
@@ -677,7 +688,7 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
   }
   for (const PlannedCheck &C : S.Checks)
     if (C.Reload)
-      finishHoistedLoad(*C.Reload, S);
+      finishHoistedLoad(*C.Reload, S, Private);
   if (S.Promises.empty())
     return; // only hoisted loads
   if (keepsParamAttributes(S))
@@ -699,7 +710,7 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
 void Emitter::finishAssume(const CheckSite &S, CallInst *Assume,
                            ArrayRef<const AlignmentPromise *> Promises) {
   if (!S.Policy.isTerminal())
-    return dropPromises(Assume, Promises);
+    return dropPromises(Assume, Promises, Private);
   assert(Assume && "terminal actions keep every promise in an assume");
   // A legacy condition is kept as a bundle (KeptPromises.h), where the
   // check's branch would fold it away; the audit still names it by what was
@@ -744,8 +755,8 @@ void emitPlaceChecks(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
 
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
                    UnalignedCopies &Copies, ScalarEvolution &SE, bool Deferred,
-                   Function *RecoverCopy) {
-  Emitter(Plan, Sites, Copies, SE, Deferred, RecoverCopy).run();
+                   Function *RecoverCopy, CopyEmission *AsCopy) {
+  Emitter(Plan, Sites, Copies, SE, Deferred, RecoverCopy, AsCopy).run();
 }
 
 } // namespace alignguard

@@ -24,6 +24,7 @@
 #define ALIGNGUARD_CHECKEMITTER_H
 
 #include "CheckPlan.h"
+#include "PromiseStripping.h"
 #include "RuntimeABI.h"
 #include "UnalignedCopies.h"
 
@@ -45,6 +46,15 @@ struct PlaceCheck {
 /// Tests Checks (at least one) before At in one rarely taken branch, and
 /// builds the failing side Policy asks for: one hook call naming the first
 /// check that fails (a terminal action), or each in turn (recover).
+/// How a recover copy (or a callee clone of one) is emitted unlike its
+/// original: its dropped promises go in its own clones of the callees they
+/// reach (PromiseStripping.h), and its checks take the original's
+/// descriptors.
+struct CopyEmission {
+  PrivateCallee Private;
+  SiteDescriptors::Reuse Descriptors;
+};
+
 /// Copy: what a fallback or rerun side calls (null for the others).
 void emitPlaceChecks(llvm::ArrayRef<PlaceCheck> Checks,
                      const FailurePolicy &Policy, llvm::Instruction *At,
@@ -55,10 +65,12 @@ void emitPlaceChecks(llvm::ArrayRef<PlaceCheck> Checks,
 /// the copy Copies made in that step, rerun sites RecoverCopy (made from
 /// the function after that step, before this call). Deferred: abort, trap
 /// and recover sites get a marker (DeferredChecks.h) instead of their
-/// branch; rerun sites do not.
+/// branch; rerun sites do not. AsCopy: Plan is a recover copy's (or of
+/// a callee clone of one).
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
                    UnalignedCopies &Copies, llvm::ScalarEvolution &SE,
-                   bool Deferred, llvm::Function *RecoverCopy);
+                   bool Deferred, llvm::Function *RecoverCopy,
+                   CopyEmission *AsCopy = nullptr);
 
 } // namespace alignguard
 

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "EntryPoints.h"
 
+#include "SubjectNames.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Metadata.h"
@@ -116,14 +118,25 @@ EntryPoints::EntryPoints(Module &M, const AlignGuardOptions &Opts) {
   std::vector<GlobPattern> EntryGlobs = compileGlobs(Opts.EntryGlobs);
   std::vector<GlobPattern> ExcludeGlobs = compileGlobs(Opts.ExcludeGlobs);
 
+  SmallVector<Function *, 4> Copies;
   for (Function &F : M) {
     if (F.isDeclaration() || isOptedOut(F))
       continue;
+    if (isRecoverCopy(F)) {
+      Copies.push_back(&F);
+      continue;
+    }
     bool Entry = Marked.count(&F) || matchesAny(EntryGlobs, F.getName()) ||
                  (UseDefaultRule && isExternallyVisibleDefinition(F));
     if (Entry && !matchesAny(ExcludeGlobs, F.getName()))
       Entries.insert(&F);
   }
+  // A recover copy is called where its function was: an entry point when
+  // that is one.
+  for (Function *Copy : Copies)
+    if (Function *Original = M.getFunction(sourceFunctionName(*Copy)))
+      if (Entries.count(Original))
+        Entries.insert(Copy);
 }
 
 } // namespace alignguard

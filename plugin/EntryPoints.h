@@ -10,7 +10,8 @@
 //     __attribute__((annotate("alignguard_entry")));
 //   - its name matches an entry=GLOB of the pass (exclude=GLOB removes).
 // When the module marks none of these ways and no entry=GLOB is given, every
-// externally visible definition is an entry point. A function with the
+// externally visible definition is an entry point. A recover copy
+// (UnalignedCopies.h) is one when its function is. A function with the
 // string attribute "no-align-guard" is never instrumented at all.
 //
 //===----------------------------------------------------------------------===//

@@ -50,7 +50,7 @@ static SmallVector<Value *, 2> walkRoots(Value *Pointer) {
   return Roots;
 }
 
-unsigned dropAlignPromisesFedBy(Value *Pointer) {
+unsigned dropAlignPromisesFedBy(Value *Pointer, PrivateCallee Private) {
   unsigned Removed = 0;
   SmallVector<Value *, 8> Worklist = walkRoots(Pointer);
   SmallPtrSet<Value *, 16> Seen(Worklist.begin(), Worklist.end());
@@ -108,6 +108,13 @@ unsigned dropAlignPromisesFedBy(Value *Pointer) {
           ArgNo >= Callee->arg_size() || isOptedOut(*Callee) ||
           isABIAlignment(*Callee->getArg(ArgNo)))
         continue;
+      if (Private) {
+        Function *Own = Private(*Callee);
+        if (Own != Callee) {
+          CB->setCalledFunction(Own);
+          Callee = Own;
+        }
+      }
       if (Callee->getParamAlign(ArgNo)) {
         Callee->removeParamAttr(ArgNo, Attribute::Alignment);
         ++Removed;

@@ -6,7 +6,6 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -48,21 +47,7 @@ Constant *SiteDescriptors::string(StringRef Text, bool NullIfEmpty) {
   return Slot = ConstantExpr::getPointerCast(GV, StrTy);
 }
 
-Constant *SiteDescriptors::create(const SiteInfo &Site) {
-  std::string Key;
-  raw_string_ostream(Key) << static_cast<unsigned>(Site.Kind) << '\0'
-                          << Site.Function << '\0' << Site.Subject << '\0'
-                          << Site.File << '\0' << Site.Line << ':'
-                          << Site.Column << ':' << Site.Alignment << ':'
-                          << Site.Offset << '\0' << Site.PromiseFile << '\0'
-                          << Site.PromiseLine << ':' << Site.PromiseColumn;
-  Constant *&Known = Descriptors[Key];
-  if (!Known)
-    Known = emit(Site);
-  return Known;
-}
-
-Constant *SiteDescriptors::emit(const SiteInfo &Site) {
+Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   Constant *Fields[] = {
@@ -79,13 +64,22 @@ Constant *SiteDescriptors::emit(const SiteInfo &Site) {
       ConstantInt::get(I32, Site.PromiseLine),
       ConstantInt::get(I32, Site.PromiseColumn),
   };
+  // Constants are unique: equal fields, one initializer.
   Constant *Init = ConstantStruct::getAnon(Ctx, Fields);
+  SmallVector<Constant *, 1> &Same = Made[Init];
+  if (R) {
+    unsigned &K = R->Taken[Init];
+    if (K < Same.size())
+      return Same[K++];
+    ++K;
+  }
   // Not unnamed_addr: the runtime deduplicates reports by descriptor address.
   auto *GV =
       new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
                          GlobalValue::PrivateLinkage, Init, "__alignguard_site",
                          nullptr, GlobalValue::NotThreadLocal, AddrSpace);
-  return ConstantExpr::getPointerCast(GV, StrTy);
+  Same.push_back(ConstantExpr::getPointerCast(GV, StrTy));
+  return Same.back();
 }
 
 static FunctionType *hookType(LLVMContext &Ctx, Type *SitePtrTy) {

@@ -22,6 +22,8 @@
 #include "PromiseDescription.h"
 #include "Promises.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Module.h"
 
@@ -63,16 +65,19 @@ struct SiteInfo {
 class SiteDescriptors {
 public:
   explicit SiteDescriptors(llvm::Module &M);
-  /// The constant descriptor for Site: one per distinct report, as UBSan
-  /// has one per source location (the runtime deduplicates reports by
-  /// descriptor address), so a recover copy's checks share its original's.
-  llvm::Constant *create(const SiteInfo &Site);
+  /// Which descriptors a copy of already emitted functions has taken.
+  struct Reuse {
+    llvm::DenseMap<llvm::Constant *, unsigned> Taken;
+  };
+  /// A new constant descriptor for Site (one per check: the runtime
+  /// deduplicates reports by descriptor address). With R, a recover copy's:
+  /// the k-th request for the same fields gets the k-th descriptor made for
+  /// them, so the copy's checks report as its original's, once per site.
+  llvm::Constant *create(const SiteInfo &Site, Reuse *R = nullptr);
   /// The type of a descriptor pointer, as the hooks take it.
   llvm::Type *pointerType() const { return StrTy; }
 
 private:
-  /// A new descriptor for Site.
-  llvm::Constant *emit(const SiteInfo &Site);
   /// A private NUL-terminated string; null for an empty one when asked (the
   /// runtime reads a NULL file as "no debug info").
   llvm::Constant *string(llvm::StringRef Text, bool NullIfEmpty);
@@ -81,8 +86,8 @@ private:
   unsigned AddrSpace;
   llvm::Type *StrTy;
   llvm::StringMap<llvm::Constant *> Strings;
-  /// Every descriptor made, by its fields.
-  llvm::StringMap<llvm::Constant *> Descriptors;
+  /// Every descriptor made, by its initializer, in order.
+  llvm::DenseMap<llvm::Constant *, llvm::SmallVector<llvm::Constant *, 1>> Made;
 };
 
 /// Declares (or finds) a hook: `void (ptr, i64, i64, i64)`, cold, and

@@ -18,16 +18,28 @@ using namespace llvm;
 
 namespace alignguard {
 
-bool isRecoverCopy(const Function &F) {
+/// The name of the function F is a recover copy of (`k` for
+/// `k.alignguard.recover` and for a later run's `k.alignguard.recover.1`);
+/// empty when F is none.
+static StringRef copiedFrom(const Function &F) {
+  if (!F.hasLocalLinkage())
+    return "";
   StringRef Name = F.getName();
-  return F.hasLocalLinkage() && Name.consume_back(RecoverSuffix);
+  size_t At = Name.rfind(RecoverSuffix);
+  if (At == StringRef::npos || At == 0)
+    return "";
+  StringRef Rest = Name.substr(At + StringRef(RecoverSuffix).size());
+  if (!Rest.empty() && !(Rest.consume_front(".") && !Rest.empty() &&
+                         all_of(Rest, [](char C) { return isDigit(C); })))
+    return "";
+  return Name.take_front(At);
 }
 
+bool isRecoverCopy(const Function &F) { return !copiedFrom(F).empty(); }
+
 StringRef sourceFunctionName(const Function &F) {
-  StringRef Name = F.getName();
-  if (isRecoverCopy(F))
-    Name.consume_back(RecoverSuffix);
-  return Name;
+  StringRef Original = copiedFrom(F);
+  return Original.empty() ? F.getName() : Original;
 }
 
 SubjectNamer::SubjectNamer(Function &F) {

@@ -26,8 +26,9 @@
 // (FailurePolicy::Rerun), in a recover copy, `<name>.alignguard.recover`:
 // F's body as the preparation step left it, promises and all, which the
 // pass then checks in plain recover (each failing pointer reported, its
-// promises dropped) and marks "no-align-guard". F keeps its promises on the
-// aligned path; the copy calls F's callees, not copies of them.
+// promises dropped; in its own clones of the local callees they reach,
+// made with makeRecoverCopy too, so F's callees keep theirs). A later run
+// checks a copy as its function (EntryPoints.h); the audit leaves it out.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_UNALIGNEDCOPIES_H

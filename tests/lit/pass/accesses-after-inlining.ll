@@ -70,19 +70,24 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; START-NOT:     load <8 x float>{{.*}}!alignguard.guarded
 ; START-LABEL: define {{.*}}@direct(
 
-; recover: the assume's check, at pipeline start, drops the promises %q
-; feeds, among them the `align 32` of the internal wrapper it is passed to,
-; for every caller of the wrapper: %p's accesses then promise nothing
-; beyond their element type and need no check.
+; recover: the assume's check at pipeline start reruns a failing call in
+; @k's recover copy, so %q's promise stays on the aligned path, in the
+; wrapper the inliner brings in too; the second run (which makes no copy)
+; checks %p's accesses in place, and in the copy, with the same descriptor.
 ; RECOVER-LABEL: define {{.*}}void @k(
-; RECOVER:         call void @__alignguard_report(
+; RECOVER:         call {{.*}}@k.alignguard.recover(
+; RECOVER:         call void @__alignguard_report({{.*}}@[[SP:__alignguard_site[.0-9]*]]{{( to [^,]*)?}}, i64
 ; RECOVER-NOT:     __alignguard_report
-; RECOVER-NOT:     align 32
 ; RECOVER:         load <8 x float>, {{.*}}, align 4
+; RECOVER:         load <8 x float>, {{.*}}, align 32
+; RECOVER-LABEL: define internal {{.*}}@k.alignguard.recover(
+; RECOVER:         call void @__alignguard_report(
+; RECOVER:         call void @__alignguard_report({{.*}}@[[SP]]{{( to [^,]*)?}}, i64
 ; RECOVER-NOT:     align 32
-; RECOVER:         load <8 x float>, {{.*}}, align 4
-; RECOVER-NOT:     call void @__alignguard_report
 ; RECOVER-LABEL: define {{.*}}@direct(
+; RECOVER:         call {{.*}}@direct.alignguard.recover(
+; RECOVER-NOT:     call void @__alignguard_report
+; RECOVER-LABEL: define internal {{.*}}@direct.alignguard.recover(
 ; RECOVER-COUNT-1: call void @__alignguard_report(
 ; RECOVER-NOT:     call void @__alignguard_report
 

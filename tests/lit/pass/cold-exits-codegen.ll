@@ -1,8 +1,8 @@
 ; The aligned path of an entry point pays the check and nothing else: no
 ; frame, no saved register, no argument moved for the failing side's call.
 ; saxpy's entry on x86-64 after default<O2> and llc is the check (the two
-; masks differ: `mov; and; mov; and; or; j(n)e`), under abort, return=-1
-; and fallback, on every LLVM major. Two pieces make it so: one call per
+; masks differ: `mov; and; mov; and; or; j(n)e`), under abort, return=-1,
+; fallback and recover, on every LLVM major. Two pieces make it so: one call per
 ; place under a terminal action, its arguments chosen by select
 ; (cold-side-select.ll), and that call made by a tail call of a thunk
 ; (align-guard-cold-exits, cold-exits.ll), so the failing side is a jump.
@@ -15,18 +15,22 @@
 ; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.return.ll -o - | FileCheck %s -DTHUNK=__alignguard_report.thunk.i32.m1
 ; RUN: %opt-ag -passes='align-guard<fallback>,default<O2>' -S %s -o %t.fallback.ll
 ; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.fallback.ll -o - | FileCheck %s -DTHUNK=.Lsaxpy.alignguard.fallback
+; Recover reruns the call in its recover copy: the failing side is the jump.
+; RUN: %opt-ag -passes='align-guard<recover>,default<O2>' -S %s -o %t.recover.ll
+; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.recover.ll -o - | FileCheck %s -DTHUNK=saxpy.alignguard.recover
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK-LABEL: saxpy:
 ; CHECK-NOT:     {{push|sub.*%rsp|%rbx|%r1[2-5]|%rbp}}
 ; CHECK:         and{{[lq]}} $31,
 ; CHECK-NOT:     {{push|sub.*%rsp|%rbx|%r1[2-5]|%rbp}}
 ; CHECK:         and{{[lq]}} $63,
+; Then the branch to the failing side's jump, or (LLVM 22, recover) the
+; conditional jump itself.
 ; CHECK-NOT:     {{push|sub.*%rsp|%rbx|%r1[2-5]|%rbp}}
-; CHECK:         j{{ne|e}} .LBB
-; CHECK-NOT:     {{push|%rbx|%r1[2-5]|%rbp}}
-; CHECK:         jmp [[THUNK]]{{(@PLT)?}} # TAILCALL
+; CHECK:         j{{mp|ne|e}} [[THUNK]]{{(@PLT)?}} # TAILCALL
 ; CHECK:       .Lfunc_end0:
 define i32 @saxpy(float* %y, float* %x, float %a, i64 %n) "alignguard-entry" {
 entry:

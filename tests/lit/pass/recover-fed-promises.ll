@@ -3,8 +3,33 @@
 ; receiving the same pointer (transitively), and call-site `align`s.
 ; A callee defined elsewhere keeps its declaration (only its call site
 ; changes). Abort keeps everything: a failed check never gets there.
-; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefix=RECOVER
+; RECOVER is `recover;no-rerun`, recover in place: the callees' promises
+; go for every caller. By default (COPY) a failing call reruns in the
+; entry's recover copy, and the walk drops the promises in the copy's own
+; clones of the callees it reaches: the callees the aligned path calls keep
+; theirs.
+; RUN: %opt-ag -passes='align-guard<recover;no-rerun>,verify' -S %s | FileCheck %s --check-prefix=RECOVER
+; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefix=COPY
 ; RUN: %opt-ag -passes='align-guard<abort>,verify' -S %s | FileCheck %s --check-prefix=ABORT
+
+; COPY-LABEL: define void @entry(
+; COPY:         call void @compute({{float\*|ptr}} %p)
+; COPY:         call void @compute_q({{i8\*|ptr}} align 32 %q.cast)
+; COPY:         call void @external({{i8\*|ptr}} align 32 %q)
+; COPY-LABEL: define internal void @entry.alignguard.recover(
+; COPY:         call void @compute.alignguard.recover({{float\*|ptr}} %p)
+; COPY:         call void @compute_q.alignguard.recover({{i8\*|ptr}} %q.cast)
+; COPY:         call void @external({{i8\*|ptr}} %q)
+; COPY:         call void @opted_out({{i8\*|ptr}} %q)
+; COPY-LABEL: define internal void @opted_out({{i8\*|ptr}} align 32 %o)
+; COPY-LABEL: define internal void @compute({{float\*|ptr}} align 64 %x)
+; COPY:         call void @deeper({{float\*|ptr}} %x.next)
+; COPY-LABEL: define internal void @compute.alignguard.recover({{float\*|ptr}} %x)
+; COPY:         call void @deeper.alignguard.recover({{float\*|ptr}} %x.next)
+; COPY-LABEL: define internal void @deeper({{float\*|ptr}} align 64 %y)
+; COPY-LABEL: define internal void @deeper.alignguard.recover({{float\*|ptr}} %y)
+; COPY-LABEL: define internal void @compute_q({{i8\*|ptr}} align 32 %z)
+; COPY-LABEL: define internal void @compute_q.alignguard.recover({{i8\*|ptr}} %z)
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
