@@ -1139,8 +1139,12 @@ def explain13(data):
                            "compiled differently from plain's (on SSE2 an unaligned vector operand "
                            "cannot be folded into an arithmetic instruction and takes a separate "
                            "load; with AVX the loop's set-up and remainder differ); where it "
-                           "reruns, what is over is laid out around the kernel's loops, as for "
-                           "the other actions: not the check's cost, but counted here as measured."
+                           "reruns, the arguments the copy is called with stay live until the "
+                           "last check (a kernel that unpacks its arguments first, as TVM's "
+                           "packed functions do, may keep them in callee-saved registers: pushes "
+                           "at entry), and what else is over is laid out around the kernel's "
+                           "loops, as for the other actions: not the check's cost, but counted "
+                           "here as measured."
                            % ", ".join(
                                "%s %+d" % (r["kernel"], r["added"]) for r in rec))
         elif tg["key"] == "stencil-rows":
