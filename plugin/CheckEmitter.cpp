@@ -486,17 +486,15 @@ void PlaceEmitter::emitFailure(Instruction *Term, const FailureCall &FC) {
     // The copy's own: one an earlier run made may have become fastcc since.
     Slow->setCallingConv(Copy->getCallingConv());
     Slow->addFnAttr(Attribute::NoInline); // keep the entry point small
-    // Nothing on the cold side but the jump to the copy: the arguments are
-    // where the call received them. `musttail` where the target makes every
-    // such call (x86, AArch64): it also keeps the interprocedural passes
-    // from changing the copy's signature (a constant return value made
-    // void would leave a call and a `ret` after it, and a frame for them).
+    // Nothing on the cold side but the jump to the copy. Not `musttail`:
+    // the interprocedural passes may then drop the arguments the copy does
+    // not use, which the aligned path would otherwise keep live until the
+    // check; where they fold a constant result into the `ret`,
+    // align-guard-cold-exits makes the call a thunk's (ColdExitPass.h).
     if (Policy.Rerun && none_of(F.args(), [](const Argument &Arg) {
           return Arg.hasPassPointeeByValueCopyAttr();
         }))
-      Slow->setTailCallKind(targetForwardsMustTail(*F.getParent())
-                                ? CallInst::TCK_MustTail
-                                : CallInst::TCK_Tail);
+      Slow->setTailCall();
     Result = F.getReturnType()->isVoidTy() ? nullptr : Slow;
   } else {
     return; // abort: unreachable; recover: on to the continuation

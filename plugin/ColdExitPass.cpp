@@ -5,6 +5,7 @@
 #include "Compat.h"
 #include "EntryPoints.h"
 #include "RuntimeABI.h"
+#include "SubjectNames.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Statistic.h"
@@ -77,6 +78,10 @@ private:
   /// are made inside it, the others passed.
   Function *fallbackThunk(const ColdExit &E, ArrayRef<Value *> Passed);
   void finishThunk(Function &Thunk, Function &For);
+  /// Recover's reruns (FailurePolicy::Rerun) whose call of the recover
+  /// copy no longer ends the function: each goes into a thunk that makes
+  /// it and returns the constant the function returned.
+  bool rewriteReruns();
 
   Module &M;
   LLVMContext &Ctx;
@@ -373,8 +378,85 @@ bool Rewriter::rewrite(const ColdExit &E) {
   return true;
 }
 
+bool Rewriter::rewriteReruns() {
+  // The optimiser found the copy returns a constant: it returns that from
+  // the function, after the call, and made the copy return nothing, so the
+  // call is no longer in tail position and needs a frame on the entry.
+  std::vector<std::pair<CallInst *, Constant *>> Reruns;
+  for (Function &Copy : M) {
+    if (Copy.isDeclaration() || !isRecoverCopy(Copy))
+      continue;
+    for (User *U : Copy.users()) {
+      auto *CI = dyn_cast<CallInst>(U);
+      Value *Returned = nullptr;
+      // The function's own call of its copy (DeadArgElim, which remade it,
+      // dropped its !nosanitize); not a copy's call of a callee's clone.
+      if (!CI || CI->getCalledOperand() != &Copy ||
+          CI->getFunction()->getName() != sourceFunctionName(Copy) ||
+          CI->getNumOperandBundles() || CI->isMustTailCall() ||
+          !returnsAt(nextReal(CI), Returned) || !Returned ||
+          !isa<Constant>(Returned))
+        continue;
+      bool Plain = true;
+      for (unsigned I = 0, N = CI->arg_size(); I != N; ++I)
+        Plain &= !CI->isByValArgument(I) && !CI->isInAllocaArgument(I) &&
+                 !CI->paramHasAttr(I, Attribute::Preallocated) &&
+                 !CI->paramHasAttr(I, Attribute::SwiftError) &&
+                 !isa<AllocaInst>(getUnderlyingObject(CI->getArgOperand(I)));
+      if (Plain)
+        Reruns.emplace_back(CI, cast<Constant>(Returned));
+    }
+  }
+  for (auto [CI, Returned] : Reruns) {
+    Function &F = *CI->getFunction();
+    SmallVector<Type *, 8> Params;
+    SmallVector<Value *, 8> Args(CI->args());
+    for (Value *V : Args)
+      Params.push_back(V->getType());
+    Function *Thunk = Function::Create(
+        FunctionType::get(F.getReturnType(), Params, false),
+        GlobalValue::PrivateLinkage, F.getName() + ".alignguard.rerun", &M);
+    finishThunk(*Thunk, F);
+    for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
+      if (F.hasFnAttribute(Kind))
+        Thunk->addFnAttr(F.getFnAttribute(Kind));
+    AttributeList CallAL = CI->getAttributes();
+    SmallVector<AttributeSet, 8> ParamAttrs;
+    for (unsigned I = 0, N = Args.size(); I != N; ++I)
+      ParamAttrs.push_back(CallAL.getParamAttrs(I));
+    Thunk->setAttributes(
+        AttributeList::get(Ctx, Thunk->getAttributes().getFnAttrs(),
+                           Thunk->getAttributes().getRetAttrs(), ParamAttrs));
+    IRBuilder<> TB(BasicBlock::Create(Ctx, "", Thunk));
+    SmallVector<Value *, 8> Forwarded;
+    for (Argument &A : Thunk->args())
+      Forwarded.push_back(&A);
+    CallInst *Copy =
+        TB.CreateCall(CI->getFunctionType(), CI->getCalledOperand(), Forwarded);
+    Copy->setAttributes(CallAL);
+    Copy->setCallingConv(CI->getCallingConv());
+    Copy->setTailCallKind(CallInst::TCK_Tail);
+    TB.CreateRet(Returned);
+
+    Instruction *Leave = nextReal(CI);
+    IRBuilder<> B(Leave);
+    CallInst *Call = B.CreateCall(Thunk, Args);
+    Call->setAttributes(Thunk->getAttributes());
+    Call->setDebugLoc(CI->getDebugLoc());
+    Call->setMetadata("nosanitize", MDNode::get(Ctx, {}));
+    Call->setTailCallKind(CallInst::TCK_Tail);
+    B.CreateRet(Call)->setDebugLoc(Leave->getDebugLoc());
+    if (auto *Br = dyn_cast<BranchInst>(Leave))
+      Br->getSuccessor(0)->removePredecessor(CI->getParent());
+    Leave->eraseFromParent();
+    CI->eraseFromParent();
+    ++NumTailExits;
+  }
+  return !Reruns.empty();
+}
+
 bool Rewriter::run() {
-  bool Changed = false;
+  bool Changed = rewriteReruns();
   for (StringRef Name : {ReportAbortHookName, ReportHookName, FallbackHookName})
     for (const ColdExit &E : findExits(Name))
       Changed |= rewrite(E);

@@ -25,11 +25,18 @@
 //   %r = tail call @k.alignguard.fallback(%a, %b, .., %bits)
 //   ret i32 %r
 //
+//   %r = call @k.alignguard.recover(%a, ..)      (recover's rerun, whose
+//   ret i32 0                                      result the optimiser
+//     becomes                                      found constant)
+//   %r = tail call @k.alignguard.rerun(%a, ..)
+//   ret i32 %r
+//
 // (a `ret` may also be a branch to a block that only returns). A thunk
 // named `<hook>.thunk.<return type>[.<value>]` calls the hook and returns
 // the value, or does not return; a fallback's, private to its function,
 // calls the hook and then the copy, with the arguments the block passed
-// that are not constants.
+// that are not constants; a rerun's, private too, calls the recover copy
+// and returns the constant.
 //
 // A call in the middle of a function needs the stack aligned and whatever
 // lives across it saved, and the code generator sets that up on the entry,

@@ -97,11 +97,6 @@ bool staysAtEntryTop(const Instruction &I) {
          (II && II->getIntrinsicID() == Intrinsic::localescape);
 }
 
-bool targetForwardsMustTail(const Module &M) {
-  Triple T = compat::targetTriple(M);
-  return T.isX86() || T.isAArch64();
-}
-
 bool isGPUTarget(const Module &M) {
   Triple T = compat::targetTriple(M);
   return T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV();

@@ -102,11 +102,6 @@ bool staysAtEntryTop(const llvm::Instruction &I);
 /// True when the module is device code, where no host runtime can be linked.
 bool isGPUTarget(const llvm::Module &M);
 
-/// True when M's target lowers every `musttail` call that forwards the
-/// caller's own arguments to a function of the same type (x86, AArch64);
-/// elsewhere such a call may be a fatal error in the code generator.
-bool targetForwardsMustTail(const llvm::Module &M);
-
 /// The funclet colours of F's blocks (Windows EH); empty for other
 /// personalities. Calls in a funclet need a "funclet" bundle.
 llvm::DenseMap<llvm::BasicBlock *, llvm::TinyPtrVector<llvm::BasicBlock *>>
