@@ -129,6 +129,19 @@ bool returnsAt(Instruction *I, Value *&Returned) {
          cast<Instruction>(Returned)->getParent() != Exit;
 }
 
+/// Whether Call's arguments (Args, as the thunk's caller has them) can be
+/// passed on by a tail call: none whose place in memory is the call's own,
+/// none pointing into the caller's frame, which the tail call ends.
+bool canPassOn(const CallInst &Call, ArrayRef<Value *> Args) {
+  for (unsigned I = 0, N = Call.arg_size(); I != N; ++I)
+    if (Call.isByValArgument(I) || Call.isInAllocaArgument(I) ||
+        Call.paramHasAttr(I, Attribute::Preallocated) ||
+        Call.paramHasAttr(I, Attribute::SwiftError) ||
+        isa<AllocaInst>(getUnderlyingObject(Args[I])))
+      return false;
+  return true;
+}
+
 std::vector<ColdExit> Rewriter::findExits(StringRef HookName) const {
   std::vector<ColdExit> Exits;
   Function *Hook = M.getFunction(HookName);
@@ -185,15 +198,7 @@ std::vector<ColdExit> Rewriter::findExits(StringRef HookName) const {
       if (!returnsAt(E.Final, E.Returned) ||
           (E.Returned && E.Returned != Copy && !isa<Constant>(E.Returned)))
         continue;
-      // Arguments whose place in memory is the call's own cannot move, and
-      // none may point into this function's frame, which a tail call ends.
-      bool Plain = true;
-      for (unsigned I = 0, N = Copy->arg_size(); I != N; ++I)
-        Plain &= !Copy->isByValArgument(I) && !Copy->isInAllocaArgument(I) &&
-                 !Copy->paramHasAttr(I, Attribute::Preallocated) &&
-                 !Copy->paramHasAttr(I, Attribute::SwiftError) &&
-                 !isa<AllocaInst>(getUnderlyingObject(E.CopyArgs[I]));
-      if (!Plain)
+      if (!canPassOn(*Copy, E.CopyArgs))
         continue;
     } else {
       continue;
@@ -397,13 +402,8 @@ bool Rewriter::rewriteReruns() {
           !returnsAt(nextReal(CI), Returned) || !Returned ||
           !isa<Constant>(Returned))
         continue;
-      bool Plain = true;
-      for (unsigned I = 0, N = CI->arg_size(); I != N; ++I)
-        Plain &= !CI->isByValArgument(I) && !CI->isInAllocaArgument(I) &&
-                 !CI->paramHasAttr(I, Attribute::Preallocated) &&
-                 !CI->paramHasAttr(I, Attribute::SwiftError) &&
-                 !isa<AllocaInst>(getUnderlyingObject(CI->getArgOperand(I)));
-      if (Plain)
+      SmallVector<Value *, 8> Args(CI->args());
+      if (canPassOn(*CI, Args))
         Reruns.emplace_back(CI, cast<Constant>(Returned));
     }
   }
