@@ -399,7 +399,7 @@ bool Rewriter::rewriteReruns() {
       if (!CI || CI->getCalledOperand() != &Copy ||
           CI->getFunction()->getName() != sourceFunctionName(Copy) ||
           CI->getNumOperandBundles() || CI->isMustTailCall() ||
-          !returnsAt(nextReal(CI), Returned) || !Returned ||
+          !CI->use_empty() || !returnsAt(nextReal(CI), Returned) || !Returned ||
           !isa<Constant>(Returned))
         continue;
       SmallVector<Value *, 8> Args(CI->args());
