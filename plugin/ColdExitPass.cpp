@@ -78,6 +78,8 @@ private:
   /// are made inside it, the others passed.
   Function *fallbackThunk(const ColdExit &E, ArrayRef<Value *> Passed);
   void finishThunk(Function &Thunk, Function &For);
+  /// finishThunk for a thunk that calls a copy of For (fallback, rerun).
+  void finishCopyThunk(Function &Thunk, Function &For);
   /// Recover's reruns (FailurePolicy::Rerun) whose call of the recover
   /// copy no longer ends the function: each goes into a thunk that makes
   /// it and returns the constant the function returned.
@@ -218,6 +220,14 @@ void Rewriter::finishThunk(Function &Thunk, Function &For) {
       Thunk.addRetAttr(K);
 }
 
+void Rewriter::finishCopyThunk(Function &Thunk, Function &For) {
+  finishThunk(Thunk, For);
+  // It passes vectors on to the copy as For would: For's target features.
+  for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
+    if (For.hasFnAttribute(Kind))
+      Thunk.addFnAttr(For.getFnAttribute(Kind));
+}
+
 Function *Rewriter::sharedThunk(Function &Hook, Function &For,
                                 ConstantInt *RetValue) {
   Type *RetTy = For.getReturnType();
@@ -305,11 +315,7 @@ Function *Rewriter::fallbackThunk(const ColdExit &E, ArrayRef<Value *> Passed) {
   Function *Thunk = Function::Create(FunctionType::get(RetTy, Params, false),
                                      GlobalValue::PrivateLinkage,
                                      F.getName() + ".alignguard.fallback", &M);
-  finishThunk(*Thunk, F);
-  // It passes vectors on to the copy as F would: F's target features.
-  for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
-    if (F.hasFnAttribute(Kind))
-      Thunk->addFnAttr(F.getFnAttribute(Kind));
+  finishCopyThunk(*Thunk, F);
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Thunk));
   auto Next = Thunk->arg_begin();
   auto Remade = [&](Value *V) -> Value * {
@@ -416,10 +422,7 @@ bool Rewriter::rewriteReruns() {
     Function *Thunk = Function::Create(
         FunctionType::get(F.getReturnType(), Params, false),
         GlobalValue::PrivateLinkage, F.getName() + ".alignguard.rerun", &M);
-    finishThunk(*Thunk, F);
-    for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
-      if (F.hasFnAttribute(Kind))
-        Thunk->addFnAttr(F.getFnAttribute(Kind));
+    finishCopyThunk(*Thunk, F);
     AttributeList CallAL = CI->getAttributes();
     SmallVector<AttributeSet, 8> ParamAttrs;
     for (unsigned I = 0, N = Args.size(); I != N; ++I)
