@@ -23,7 +23,7 @@ define void @copy(float* %in, float* %out, i64 %n) {
 ; CHECK:       entry:
 ; CHECK:         [[IN:%.*]] = ptrtoint {{.*}} to i64
 ; CHECK-NEXT:    [[OUT:%.*]] = ptrtoint {{.*}} to i64
-; CHECK-NEXT:    [[ANY:%.*]] = or i64 [[IN]], [[OUT]]
+; CHECK-NEXT:    [[ANY:%.*]] = or i64 [[OUT]], [[IN]]
 ; CHECK-NEXT:    [[LOW:%.*]] = and i64 [[ANY]], 31
 ; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[LOW]], 0
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok

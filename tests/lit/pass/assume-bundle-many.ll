@@ -78,7 +78,7 @@ define void @same_mask(i8* %p, i8* %q) {
 ; CHECK-LABEL: define void @same_mask(
 ; CHECK-NEXT:    [[P:%.*]] = ptrtoint {{i8\*|ptr}} %p to i64
 ; CHECK-NEXT:    [[Q:%.*]] = ptrtoint {{i8\*|ptr}} %q to i64
-; CHECK-NEXT:    [[PQ:%.*]] = or i64 [[P]], [[Q]]
+; CHECK-NEXT:    [[PQ:%.*]] = or i64 [[Q]], [[P]]
 ; CHECK-NEXT:    [[LOW:%.*]] = and i64 [[PQ]], 15
 ; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[LOW]], 0
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok

@@ -17,7 +17,7 @@ define i32 @kernel(float* align 64 %a, float* align 64 %b, i64 %n) {
 ; CHECK-NEXT:    %tmp = alloca float, align 4
 ; CHECK-NEXT:    [[A:%.*]] = ptrtoint {{float\*|ptr}} %a to i64
 ; CHECK-NEXT:    [[B:%.*]] = ptrtoint {{float\*|ptr}} %b to i64
-; CHECK-NEXT:    [[AB:%.*]] = or i64 [[A]], [[B]]
+; CHECK-NEXT:    [[AB:%.*]] = or i64 [[B]], [[A]]
 ; CHECK-NEXT:    [[LOW:%.*]] = and i64 [[AB]], 63
 ; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[LOW]], 0
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok, !prof
