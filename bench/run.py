@@ -366,7 +366,7 @@ def load_hot_loop_tool():
 
 
 def innermost_hot_loop(tool, insts):
-    """The innermost loop with the most vector instructions: a range from a
+    """The innermost loop with the most packed vector instructions (tool.is_vector): a range from a
     label to a later jump back to it that contains no smaller such range.
     (The test tool takes the largest range, which can reach past the loop
     into out-of-line blocks that jump back into it, and so sees a `pop` of
@@ -1290,7 +1290,7 @@ def write_results(data, path):
     a("- **Code size**: `llvm-nm -S` of each build's library: the kernel's functions "
       "(for the TVM kernel, the wrapper and its compute function), `+ N` the unaligned "
       "copies `fallback` adds.")
-    a("- **Hot loop**: the innermost loop with the most vector instructions in each build's "
+    a("- **Hot loop**: the innermost loop with the most packed vector instructions (a scalar `ss`/`sd` operation on an xmm register does not count) in each build's "
       "assembly of the kernel, compared with plain's using the parsing and register "
       "renaming of `tests/tools/compare-hot-loop.py`: the same instructions up to register "
       "names, the same aligned accesses (`movaps`/`movapd`, or a packed SSE operation with a "

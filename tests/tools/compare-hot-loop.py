@@ -5,7 +5,9 @@
   compare-hot-loop.py --function vadd plain.s instrumented.s [--expect-differ]
 
 The hot loop is the loop (a label that a later jump goes back to) with the
-most SSE/AVX instructions. Its instructions, with register names kept, must
+most packed SSE/AVX instructions (a scalar `ss`/`sd` operation on an xmm
+register does not count: a vectorised loop's scalar remainder loop, often
+as long as the vector loop, is not its hot loop). Its instructions, with register names kept, must
 be identical in both files up to register names, and must contain an aligned vector memory access
 (movaps/movdqa/... or a packed SSE op that folds a memory operand, which
 requires alignment). --expect-differ inverts the comparison: the control
@@ -52,8 +54,16 @@ def instructions(body):
     return out
 
 
+SCALAR_ON_XMM = re.compile(r"(ss|sd|ss2sd|sd2ss|si2ss|si2sd|ss2si|sd2si)$|^v?mov[dq]$")
+
+
 def is_vector(mnemonic, operands):
-    return "xmm" in operands or "ymm" in operands or "zmm" in operands
+    """A packed vector instruction: a ymm or zmm operand, or an xmm operand
+    under a mnemonic that is not a scalar operation (addss, vfmadd213sd,
+    movd, ...)."""
+    if "ymm" in operands or "zmm" in operands:
+        return True
+    return "xmm" in operands and not SCALAR_ON_XMM.search(mnemonic)
 
 
 def hot_loop(insts):
