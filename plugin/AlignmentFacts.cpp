@@ -359,9 +359,10 @@ bool alignedByConstruction(const Value *Ptr, uint64_t Alignment,
           Object->getPointerAlignment(DL).value() >= Alignment);
 }
 
-std::optional<AlignmentFact>
-AlignmentFacts::find(const AddressQuery &Q, const Instruction *At,
-                     const Instruction *Ignore) const {
+std::optional<AlignmentFact> AlignmentFacts::find(const AddressQuery &Q,
+                                                  const Instruction *At,
+                                                  const Instruction *Ignore,
+                                                  FactSource Worst) const {
   if (Q.Pointer && Q.Offset == 0 &&
       alignedByConstruction(Q.Pointer, Q.Alignment, DL))
     return AlignmentFact{FactSource::Construction, Q.Pointer, Q.Alignment, 0,
@@ -370,7 +371,7 @@ AlignmentFacts::find(const AddressQuery &Q, const Instruction *At,
   for (const AlignmentFact &Fact : Facts) {
     // Ignore is the promise itself; a check planned before it still counts.
     if ((Fact.Where == Ignore && Fact.Source != FactSource::PlannedCheck) ||
-        (Best && Best->Source <= Fact.Source))
+        Fact.Source > Worst || (Best && Best->Source <= Fact.Source))
       continue;
     if (holdsAt(Fact, At) && covers(Fact, Q, At))
       Best = &Fact;

@@ -116,10 +116,13 @@ public:
 
   /// The best fact that holds at At and shows `Ptr - Offset` aligned to
   /// Alignment; none when nothing does. Ignore is a fact-making instruction
-  /// not to count (the promise itself).
+  /// not to count (the promise itself). Facts worse than Worst are not
+  /// looked at (the planner has no use for an unchecked assume, and
+  /// comparing addresses with ScalarEvolution is the costly part).
   std::optional<AlignmentFact>
   find(const AddressQuery &Q, const llvm::Instruction *At,
-       const llvm::Instruction *Ignore = nullptr) const;
+       const llvm::Instruction *Ignore = nullptr,
+       FactSource Worst = FactSource::UncheckedAssume) const;
 
   /// Where the planned checks go that, under no condition, test an address
   /// a multiple of the alignment away from Q at At, whether or not they

@@ -231,7 +231,8 @@ bool Planner::leaveOutIfChecked(const AlignmentPromise &A) {
   std::optional<AddressQuery> Q = queryFor(A);
   if (!Q)
     return false;
-  std::optional<AlignmentFact> Fact = Facts.find(*Q, placeOf(A), A.Inst);
+  std::optional<AlignmentFact> Fact =
+      Facts.find(*Q, placeOf(A), A.Inst, FactSource::CodeCheck);
   if (!Fact)
     return false;
   switch (Fact->Source) {
@@ -377,7 +378,7 @@ void Planner::planPromise(const AlignmentPromise &A) {
   std::optional<AddressQuery> Q = queryFor(A);
   if (Q)
     if (std::optional<AlignmentFact> Fact =
-            Facts.find(*Q, Site.InsertBefore, A.Inst))
+            Facts.find(*Q, Site.InsertBefore, A.Inst, FactSource::PlannedCheck))
       if (Fact->Source == FactSource::PlannedCheck) {
         leaveOut(A, LeftOutReason::Covered,
                  "covered by the check of site " + std::to_string(Fact->Site),
@@ -432,7 +433,8 @@ void Planner::planAccess(
   Q.Address = C.Address;
   Q.Alignment = C.Alignment;
   Q.Under = C.Guards;
-  std::optional<AlignmentFact> Fact = Facts.find(Q, C.InsertBefore);
+  std::optional<AlignmentFact> Fact =
+      Facts.find(Q, C.InsertBefore, nullptr, FactSource::PlannedCheck);
   if (Fact && Fact->Source == FactSource::PlannedCheck) {
     CheckSite &By = Plan.Sites[Fact->Site];
     if (By.Kind == SiteKind::Accesses) {

@@ -8,10 +8,12 @@
 #include "SubjectNames.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
@@ -69,6 +71,9 @@ public:
   bool run();
 
 private:
+  /// The functions with checks that leave or rerun: those that call a
+  /// hook or a recover copy (before the rewrite moves the calls).
+  SmallVector<Function *, 8> checkingFunctions() const;
   std::vector<ColdExit> findExits(StringRef HookName) const;
   bool rewrite(const ColdExit &E);
   /// The shared thunk that calls Hook with its four arguments, then
@@ -103,6 +108,28 @@ Instruction *realFrom(Instruction *I) {
 Instruction *nextReal(Instruction *I) { return realFrom(I->getNextNode()); }
 
 bool isMarked(const Instruction &I) { return I.getMetadata("nosanitize"); }
+
+/// Puts each `or` of a check's addresses in F back in the order the
+/// emitter wrote (CheckEmitter.cpp, anyFails): the new address first, the
+/// running value second, which x86's selector ORs into the running value's
+/// register. InstCombine puts the more complex operand first, so a check
+/// emitted at once (fallback, recover's rerun) reaches the code generator
+/// as `or (or a, b), c`, and c is copied before each `or` when it stays
+/// live (gemm: `mov; or; mov; or; test` for `mov; or; or; test`).
+/// Swapping a commutative instruction's operands changes nothing else.
+bool orderCheckOrs(Function &F) {
+  auto IsOr = [](const Value *V) {
+    auto *BO = dyn_cast<BinaryOperator>(V);
+    return BO && BO->getOpcode() == Instruction::Or;
+  };
+  bool Changed = false;
+  for (Instruction &I : instructions(F))
+    if (IsOr(&I) && IsOr(I.getOperand(0)) && !IsOr(I.getOperand(1)) &&
+        I.getOperand(0)->hasOneUse() && isMarked(I) &&
+        isMarked(*cast<Instruction>(I.getOperand(0))))
+      Changed |= !cast<BinaryOperator>(I).swapOperands();
+  return Changed;
+}
 
 /// Whether I leaves the function: a `ret`, or a branch to a block that only
 /// returns (the optimiser merges a function's `ret void`s into one). Sets
@@ -458,8 +485,26 @@ bool Rewriter::rewriteReruns() {
   return !Reruns.empty();
 }
 
+SmallVector<Function *, 8> Rewriter::checkingFunctions() const {
+  SetVector<Function *> Found;
+  for (StringRef Name : {ReportAbortHookName, ReportHookName, FallbackHookName})
+    if (Function *Hook = M.getFunction(Name))
+      for (User *U : Hook->users())
+        if (auto *CI = dyn_cast<CallInst>(U))
+          Found.insert(CI->getFunction());
+  for (Function &Copy : M)
+    if (!Copy.isDeclaration() && isRecoverCopy(Copy))
+      for (User *U : Copy.users())
+        if (auto *CI = dyn_cast<CallInst>(U))
+          Found.insert(CI->getFunction());
+  return SmallVector<Function *, 8>(Found.begin(), Found.end());
+}
+
 bool Rewriter::run() {
-  bool Changed = rewriteReruns();
+  bool Changed = false;
+  for (Function *F : checkingFunctions())
+    Changed |= orderCheckOrs(*F);
+  Changed |= rewriteReruns();
   for (StringRef Name : {ReportAbortHookName, ReportHookName, FallbackHookName})
     for (const ColdExit &E : findExits(Name))
       Changed |= rewrite(E);

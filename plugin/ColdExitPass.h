@@ -38,6 +38,12 @@
 // that are not constants; a rerun's, private too, calls the recover copy
 // and returns the constant.
 //
+// Before the rewrite, each `or` of a check's addresses in those functions
+// is put back in the order the emitter wrote (the new address first, the
+// running value second, CheckEmitter.cpp): InstCombine reverses it in a
+// check emitted at once (fallback, recover's rerun), and x86's selector
+// then copies each address that stays live before OR-ing into it.
+//
 // A call in the middle of a function needs the stack aligned and whatever
 // lives across it saved, and the code generator sets that up on the entry,
 // where the aligned path pays for it on every call (a push and pop around
