@@ -94,6 +94,8 @@ private:
   LLVMContext &Ctx;
   std::map<std::tuple<Function *, Type *, std::string>, Function *> Private;
   std::map<std::vector<Value *>, Function *> Fallbacks;
+  /// The module's recover copies with a body (SubjectNames.h).
+  SmallVector<Function *, 4> RecoverCopies;
 };
 
 /// I, or the first instruction after it that is not a debug intrinsic
@@ -421,9 +423,8 @@ bool Rewriter::rewriteReruns() {
   // the function, after the call, and made the copy return nothing, so the
   // call is no longer in tail position and needs a frame on the entry.
   std::vector<std::pair<CallInst *, Constant *>> Reruns;
-  for (Function &Copy : M) {
-    if (Copy.isDeclaration() || !isRecoverCopy(Copy))
-      continue;
+  for (Function *CopyPtr : RecoverCopies) {
+    Function &Copy = *CopyPtr;
     for (User *U : Copy.users()) {
       auto *CI = dyn_cast<CallInst>(U);
       Value *Returned = nullptr;
@@ -492,15 +493,17 @@ SmallVector<Function *, 8> Rewriter::checkingFunctions() const {
       for (User *U : Hook->users())
         if (auto *CI = dyn_cast<CallInst>(U))
           Found.insert(CI->getFunction());
-  for (Function &Copy : M)
-    if (!Copy.isDeclaration() && isRecoverCopy(Copy))
-      for (User *U : Copy.users())
-        if (auto *CI = dyn_cast<CallInst>(U))
-          Found.insert(CI->getFunction());
+  for (Function *Copy : RecoverCopies)
+    for (User *U : Copy->users())
+      if (auto *CI = dyn_cast<CallInst>(U))
+        Found.insert(CI->getFunction());
   return SmallVector<Function *, 8>(Found.begin(), Found.end());
 }
 
 bool Rewriter::run() {
+  for (Function &F : M)
+    if (!F.isDeclaration() && isRecoverCopy(F))
+      RecoverCopies.push_back(&F);
   bool Changed = false;
   for (Function *F : checkingFunctions())
     Changed |= orderCheckOrs(*F);
