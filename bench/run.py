@@ -115,13 +115,18 @@ VARIANT_DESC = {
 
 COMPILE_SIZES = [1000, 4000, 16000]
 COMPILE_SIZES_QUICK = [1000, 4000]
-# opt -O2 runs per module (medians): fewer than issue 5's 5/5/3, so that
-# two majors fit in scripts/bench.sh's 20 minutes.
-COMPILE_RUNS = {1000: 3, 4000: 1, 16000: 1}
+# opt -O2 runs per module (medians): fewer than issue 5's 5/5/3 for the
+# large modules, so that two majors fit in scripts/bench.sh's 20 minutes;
+# more for the small one, where one process's CPU time moves by several
+# percent from run to run (CONTROL_PAIRS measures by how much).
+COMPILE_RUNS = {1000: 9, 4000: 1, 16000: 1}
+# The noise floor: opt -O2 without the plugin against itself, both at once,
+# on the smallest module, this many times.
+CONTROL_PAIRS = 3
 # TVM-shaped modules (gen_tvm_module.py): packed functions, and runs.
 TVM_SIZES = [300, 1200]
 TVM_SIZES_QUICK = [300]
-TVM_RUNS = {300: 3, 1200: 1}
+TVM_RUNS = {300: 9, 1200: 1}
 # The same cost in instructions executed (callgrind: repeatable, where the
 # CPU times above carry the noise of a shared 2-core machine), on modules
 # small enough for callgrind: generated kernels and TVM-shaped functions.
@@ -625,18 +630,22 @@ def pass_instructions(t, n, bc):
     return n, callgrind_total(out)
 
 
-def opt_pair(t, bc):
+def opt_pair(t, bc, control=False):
     """opt -O2 without the plugin and with it, run at the same time (one per
     core, so that the noise of the machine hits both), each with
-    -time-passes. Returns {config: (cpu seconds, align-guard's own seconds)}."""
+    -time-passes. Returns {config: (cpu seconds, align-guard's own seconds)}.
+    control: both without the plugin (the noise floor)."""
     cmds = {
         "base": [t.opt, "-passes=default<O2>", "-disable-output", "-time-passes", bc],
         "plugin": [t.opt, "-load-pass-plugin=" + t.plugin, "-passes=default<O2>",
                    "-disable-output", "-time-passes", bc],
     }
+    if control:
+        cmds["plugin"] = cmds["base"]
     procs = {}
     for name, cmd in cmds.items():
-        env = env_with(ALIGNGUARD_PIPELINE="align-guard") if name == "plugin" else env_with()
+        env = env_with(ALIGNGUARD_PIPELINE="align-guard") if name == "plugin" and not control \
+            else env_with()
         err = open(os.path.join(t.work, "compile", "time-passes.%s.txt" % name), "w+")
         procs[name] = (subprocess.Popen(cmd, stderr=err, env=env), err)
     res = {}
@@ -701,11 +710,26 @@ def compile_time(t, modules, runs):
         base = statistics.median(s["base"][0] for s in samples)
         plug = statistics.median(s["plugin"][0] for s in samples)
         own = statistics.median(s["plugin"][1] for s in samples)
+        pairs = [s["plugin"][0] / s["base"][0] - 1 for s in samples]
         res[n] = dict(base=base, plugin=plug, own=own, runs=runs[n],
+                      spread=[min(pairs), max(pairs)],
                       samples=[{k: list(v) for k, v in s.items()} for s in samples])
         log("  opt -O2 on %d kernels: %.2fs without, %.2fs with the plugin, align-guard itself %.3fs"
             % (n, base, plug, own))
     return res
+
+
+def compile_control(t, bc, pairs):
+    """The noise floor of compile_time: opt -O2 without the plugin on bc
+    against itself, both at once, pairs times: each pair's difference of
+    the second process's CPU time from the first's."""
+    diffs = []
+    for _ in range(pairs):
+        s = opt_pair(t, bc, control=True)
+        diffs.append(s["plugin"][0] / s["base"][0] - 1)
+    log("  noise floor: opt -O2 against itself on %s, %d pairs: %+.1f%% .. %+.1f%%"
+        % (os.path.basename(bc), pairs, 100 * min(diffs), 100 * max(diffs)))
+    return dict(module=os.path.basename(bc), pairs=pairs, diffs=diffs)
 
 
 # ----------------------------------------------------------------------------
@@ -1041,21 +1065,37 @@ def runs_text(data):
                      for n, r in sorted(data["compile"].items()))
 
 
+def spread_text(c):
+    """The lowest and highest pair's difference (one pair: its own)."""
+    lo, hi = c.get("spread") or [float("nan")] * 2
+    return "%+.1f%%" % (100 * lo) if c["runs"] == 1 else "%+.1f%% .. %+.1f%%" % (100 * lo, 100 * hi)
+
+
+def control_text(ctl):
+    return ("opt -O2 without the plugin against itself, both at once on %s, %d pair%s: "
+            "the second process took %+.1f%% .. %+.1f%% the CPU time of the first"
+            % (ctl["module"], ctl["pairs"], "s" if ctl["pairs"] > 1 else "",
+               100 * min(ctl["diffs"]), 100 * max(ctl["diffs"])))
+
+
 def write_compile(data, a):
     a("## Compile time (items 2 and 4)")
     a("")
     a("CPU seconds (user + system), medians (%s); the pass's instructions from one callgrind "
       "run of `opt -passes=align-guard`." % runs_text(data))
     a("")
-    a("| kernels | opt -O2 (s) | with the plugin (s) | whole cost | align-guard's own time (s) | own / opt -O2 | align-guard's instructions |")
-    a("|---|---|---|---|---|---|---|")
+    a("| kernels | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | own / opt -O2 | align-guard's instructions |")
+    a("|---|---|---|---|---|---|---|---|")
     ct = data["compile"]
     for n in sorted(ct):
         c = ct[n]
-        a("| %d | %.2f | %.2f | %+.1f%% | %.3f | %.2f%% | %s |" % (
+        a("| %d | %.2f | %.2f | %+.1f%% | %s | %.3f | %.2f%% | %s |" % (
             n, c["base"], c["plugin"], 100 * (c["plugin"] - c["base"]) / c["base"],
-            c["own"], 100 * c["own"] / c["base"], "{:,}".format(data["pass_instructions"][n])))
+            spread_text(c), c["own"], 100 * c["own"] / c["base"],
+            "{:,}".format(data["pass_instructions"][n])))
     a("")
+    if data.get("compile_control"):
+        a("- Noise floor: %s." % control_text(data["compile_control"]))
     for g in data["growth"]:
         a("- %d -> %d kernels (x%.0f): align-guard's own time x%.2f, its instructions x%.3f, "
           "the whole cost x%.2f, opt -O2 itself x%.2f." % (g[0], g[1], g[1] / g[0], g[2], g[4],
@@ -1071,12 +1111,13 @@ def write_compile(data, a):
           "`__builtin_assume_aligned(data, 64)` for 3 or 4 tensors each and run a small loop), "
           "the same measurement:")
         a("")
-        a("| functions | opt -O2 (s) | with the plugin (s) | whole cost | align-guard's own time (s) | runs |")
-        a("|---|---|---|---|---|---|")
+        a("| functions | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | runs |")
+        a("|---|---|---|---|---|---|---|")
         for n in sorted(tv):
             c = tv[n]
-            a("| %d | %.2f | %.2f | %+.1f%% | %.3f | %d |" % (
-                n, c["base"], c["plugin"], 100 * (c["plugin"] - c["base"]) / c["base"], c["own"], c["runs"]))
+            a("| %d | %.2f | %.2f | %+.1f%% | %s | %.3f | %d |" % (
+                n, c["base"], c["plugin"], 100 * (c["plugin"] - c["base"]) / c["base"],
+                spread_text(c), c["own"], c["runs"]))
         a("")
     ci = data.get("compile_instr") or {}
     if ci:
@@ -1171,8 +1212,11 @@ def explain13(data):
                        "functions that are small (a few pointers and one loop).%s" % (
                            "CPU time" if timed else "instructions executed", tg["measured"],
                            (" CPU times on this shared 2-core machine vary by several percent "
-                            "from run to run (1 run at 4k and 16k kernels); the instruction "
-                            "counts beside them are repeatable. Largest differences: %s." % (
+                            "from run to run (1 run at 4k and 16k kernels; noise floor: %s); "
+                            "the instruction counts beside them are repeatable. Largest "
+                            "differences: %s." % (
+                                control_text(data["compile_control"])
+                                if data.get("compile_control") else "not measured",
                                 ", ".join("%s %+.2fs" % x for x in data.get("compile_passes") or [])
                                 or "not measured")) if timed else ""))
     return why
@@ -1304,7 +1348,8 @@ def write_results(data, path):
       "to its pipeline; then `opt -passes='default<O2>' -disable-output -time-passes`, without "
       "the plugin and with `-load-pass-plugin` (which runs `align-guard` at pipeline start), "
       "the two at the same time, one per core (%s); CPU time (user + system) of each "
-      "process, median; the pass's own time is its `-time-passes` line, and its instructions "
+      "process, median, and the lowest and highest pair's difference; as a noise floor, "
+      "the same with opt -O2 without the plugin on both cores; the pass's own time is its `-time-passes` line, and its instructions "
       "are counted by callgrind in `opt -passes=align-guard` (only `AlignGuardPass::run`)."
       % runs_text(data))
     a("")
@@ -1749,6 +1794,8 @@ def main():
         log("compile time: opt -O2 on %s kernels" % ", ".join(
             "%d (%d run%s)" % (n, runs[n], "s" if runs[n] > 1 else "") for n in sizes))
         data["compile"] = compile_time(t, modules, runs)
+        data["compile_control"] = compile_control(t, modules[min(modules)],
+                                                  1 if args.quick else CONTROL_PAIRS)
         data["compile_passes"] = pass_differences(t, modules[max(modules)])
     if tvm_sizes:
         log("compile time: opt -O2 on TVM-shaped modules of %s functions" % ", ".join(map(str, tvm_sizes)))
