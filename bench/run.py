@@ -630,10 +630,18 @@ def pass_instructions(t, n, bc):
     return n, callgrind_total(out)
 
 
+def time_passes_file(t, bc, config):
+    """Where opt_pair keeps the -time-passes report of its last run on bc
+    (config: base, plugin, or control-base and control-plugin for the noise
+    floor's, which must not overwrite the module's own)."""
+    return os.path.join(t.work, "compile", "time-passes.%s.%s.txt" % (os.path.basename(bc), config))
+
+
 def opt_pair(t, bc, control=False):
     """opt -O2 without the plugin and with it, run at the same time (one per
     core, so that the noise of the machine hits both), each with
-    -time-passes. Returns {config: (cpu seconds, align-guard's own seconds)}.
+    -time-passes. Returns {config: (cpu seconds, align-guard's own seconds,
+    peak resident memory in KiB)}.
     control: both without the plugin (the noise floor)."""
     cmds = {
         "base": [t.opt, "-passes=default<O2>", "-disable-output", "-time-passes", bc],
@@ -646,7 +654,7 @@ def opt_pair(t, bc, control=False):
     for name, cmd in cmds.items():
         env = env_with(ALIGNGUARD_PIPELINE="align-guard") if name == "plugin" and not control \
             else env_with()
-        err = open(os.path.join(t.work, "compile", "time-passes.%s.txt" % name), "w+")
+        err = open(time_passes_file(t, bc, "control-" + name if control else name), "w+")
         procs[name] = (subprocess.Popen(cmd, stderr=err, env=env), err)
     res = {}
     for name, (p, err) in procs.items():
@@ -662,7 +670,7 @@ def opt_pair(t, bc, control=False):
             if "AlignGuardPass" in line:
                 # ---User--- --System-- --User+System-- ---Wall--- Name
                 own += float(re.findall(r"([\d.]+) \(", line)[2])
-        res[name] = (usage.ru_utime + usage.ru_stime, own)
+        res[name] = (usage.ru_utime + usage.ru_stime, own, usage.ru_maxrss)
     return res
 
 
@@ -711,11 +719,16 @@ def compile_time(t, modules, runs):
         plug = statistics.median(s["plugin"][0] for s in samples)
         own = statistics.median(s["plugin"][1] for s in samples)
         pairs = [s["plugin"][0] / s["base"][0] - 1 for s in samples]
+        # Peak memory (Linux: KiB) does not depend on the machine's noise.
+        rss_base = statistics.median(s["base"][2] for s in samples)
+        rss_plug = statistics.median(s["plugin"][2] for s in samples)
         res[n] = dict(base=base, plugin=plug, own=own, runs=runs[n],
+                      rss_base=rss_base, rss_plugin=rss_plug,
                       spread=[min(pairs), max(pairs)],
                       samples=[{k: list(v) for k, v in s.items()} for s in samples])
-        log("  opt -O2 on %d kernels: %.2fs without, %.2fs with the plugin, align-guard itself %.3fs"
-            % (n, base, plug, own))
+        log("  opt -O2 on %d kernels: %.2fs without, %.2fs with the plugin, align-guard itself %.3fs;"
+            " peak memory %.0f MiB without, %.0f MiB with" % (n, base, plug, own, rss_base / 1024,
+                                                         rss_plug / 1024))
     return res
 
 
@@ -1078,21 +1091,41 @@ def control_text(ctl):
                100 * min(ctl["diffs"]), 100 * max(ctl["diffs"])))
 
 
+def memory_text(c):
+    """Peak resident memory of opt -O2 without and with the plugin."""
+    if "rss_base" not in c:
+        return "not measured"
+    return "%.0f, %.0f (%+.1f%%)" % (c["rss_base"] / 1024, c["rss_plugin"] / 1024,
+                                     100.0 * (c["rss_plugin"] / c["rss_base"] - 1))
+
+
+def memory_growth_text(ct):
+    """How much more memory opt -O2 holds with the plugin, per function."""
+    parts = []
+    for n in sorted(ct):
+        c = ct[n]
+        if "rss_base" in c:
+            parts.append("%d: %+.0f MiB, %.1f KiB a function" % (
+                n, (c["rss_plugin"] - c["rss_base"]) / 1024,
+                (c["rss_plugin"] - c["rss_base"]) / n))
+    return "; ".join(parts)
+
+
 def write_compile(data, a):
     a("## Compile time (items 2 and 4)")
     a("")
     a("CPU seconds (user + system), medians (%s); the pass's instructions from one callgrind "
       "run of `opt -passes=align-guard`." % runs_text(data))
     a("")
-    a("| kernels | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | own / opt -O2 | align-guard's instructions |")
-    a("|---|---|---|---|---|---|---|---|")
+    a("| kernels | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | own / opt -O2 | align-guard's instructions | peak memory (MiB): without, with |")
+    a("|---|---|---|---|---|---|---|---|---|")
     ct = data["compile"]
     for n in sorted(ct):
         c = ct[n]
-        a("| %d | %.2f | %.2f | %+.1f%% | %s | %.3f | %.2f%% | %s |" % (
+        a("| %d | %.2f | %.2f | %+.1f%% | %s | %.3f | %.2f%% | %s | %s |" % (
             n, c["base"], c["plugin"], 100 * (c["plugin"] - c["base"]) / c["base"],
             spread_text(c), c["own"], 100 * c["own"] / c["base"],
-            "{:,}".format(data["pass_instructions"][n])))
+            "{:,}".format(data["pass_instructions"][n]), memory_text(c)))
     a("")
     if data.get("compile_control"):
         a("- Noise floor: %s." % control_text(data["compile_control"]))
@@ -1111,13 +1144,13 @@ def write_compile(data, a):
           "`__builtin_assume_aligned(data, 64)` for 3 or 4 tensors each and run a small loop), "
           "the same measurement:")
         a("")
-        a("| functions | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | runs |")
-        a("|---|---|---|---|---|---|---|")
+        a("| functions | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | runs | peak memory (MiB): without, with |")
+        a("|---|---|---|---|---|---|---|---|")
         for n in sorted(tv):
             c = tv[n]
-            a("| %d | %.2f | %.2f | %+.1f%% | %s | %.3f | %d |" % (
+            a("| %d | %.2f | %.2f | %+.1f%% | %s | %.3f | %d | %s |" % (
                 n, c["base"], c["plugin"], 100 * (c["plugin"] - c["base"]) / c["base"],
-                spread_text(c), c["own"], c["runs"]))
+                spread_text(c), c["own"], c["runs"], memory_text(c)))
         a("")
     ci = data.get("compile_instr") or {}
     if ci:
@@ -1219,6 +1252,15 @@ def explain13(data):
                                 if data.get("compile_control") else "not measured",
                                 ", ".join("%s %+.2fs" % x for x in data.get("compile_passes") or [])
                                 or "not measured")) if timed else ""))
+            if timed and data.get("compile"):
+                why.append("CPU time grows beyond the instructions executed: the peak memory "
+                           "of opt -O2 grows with the plugin by about the same amount per "
+                           "function at every size (%s), and CPU time with it. "
+                           "bench/README.md (compile time) has experiments, on LLVM 14, that "
+                           "trace most of that memory and time to the site descriptors and "
+                           "their strings (one private constant global per check, 3 to 4 per "
+                           "function here)."
+                           % memory_growth_text(data["compile"]))
     return why
 
 
@@ -1685,8 +1727,9 @@ def observations(data):
 
 
 def pass_differences(t, bc):
-    """The passes whose -time-passes time grows most with the plugin (one run
-    each, sequentially), to say where the whole compile-time cost goes."""
+    """The passes whose -time-passes time grows most with the plugin on bc
+    (its last pair of runs in compile_time), to say where the whole
+    compile-time cost goes."""
     def parse(text):
         d = {}
         for line in text.splitlines():
@@ -1697,7 +1740,7 @@ def pass_differences(t, bc):
         return d
     res = {}
     for name in ("base", "plugin"):
-        with open(os.path.join(t.work, "compile", "time-passes.%s.txt" % name)) as f:
+        with open(time_passes_file(t, bc, name)) as f:
             res[name] = parse(f.read())
     # Leaf passes only: the wrappers (the inliner's CGSCC pipeline, the
     # pass managers, the adaptors) contain the others' time.
