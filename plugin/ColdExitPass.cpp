@@ -373,6 +373,25 @@ Function *Rewriter::fallbackThunk(const ColdExit &E, ArrayRef<Value *> Passed) {
   return Slot = Thunk;
 }
 
+/// Ends Leave's block with `ret (tail call Thunk(Args))` in place of
+/// Leave (a `ret`, or a branch to a block that only returns), which goes;
+/// the call has From's location and is instrumentation, the `ret` Leave's.
+CallInst *exitThrough(Function &Thunk, ArrayRef<Value *> Args,
+                      Instruction *Leave, const CallInst &From) {
+  IRBuilder<> B(Leave);
+  CallInst *Call = B.CreateCall(&Thunk, Args);
+  Call->setDebugLoc(From.getDebugLoc());
+  Call->setMetadata("nosanitize", MDNode::get(Leave->getContext(), {}));
+  Call->setTailCallKind(CallInst::TCK_Tail);
+  ReturnInst *Ret =
+      Thunk.getReturnType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(Call);
+  Ret->setDebugLoc(Leave->getDebugLoc());
+  if (auto *Br = dyn_cast<BranchInst>(Leave))
+    Br->getSuccessor(0)->removePredecessor(Leave->getParent());
+  Leave->eraseFromParent();
+  return Call;
+}
+
 bool Rewriter::rewrite(const ColdExit &E) {
   Function &F = *E.Hook->getFunction();
   Function *Thunk = nullptr;
@@ -390,24 +409,12 @@ bool Rewriter::rewrite(const ColdExit &E) {
     Thunk = sharedThunk(*E.Hook->getCalledFunction(), F, RetValue);
     Args.append(E.Hook->arg_begin(), E.Hook->arg_end());
   }
-  IRBuilder<> B(E.Leave);
-  CallInst *Call = B.CreateCall(Thunk, Args);
-  Call->setDebugLoc(E.Hook->getDebugLoc());
-  Call->copyMetadata(*E.Hook, {LLVMContext::MD_dbg});
-  Call->setMetadata("nosanitize", E.Hook->getMetadata("nosanitize"));
+  CallInst *Call = exitThrough(*Thunk, Args, E.Leave, *E.Hook);
   if (E.Copy)
     Call->setAttributes(passedAttributes(E, Call->getAttributes()));
   for (Attribute::AttrKind K : ReturnABIAttrs)
     if (F.hasRetAttribute(K))
       Call->addRetAttr(K);
-  Call->setTailCallKind(CallInst::TCK_Tail);
-  ReturnInst *Ret =
-      F.getReturnType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(Call);
-  Ret->setDebugLoc(E.Leave->getDebugLoc());
-  BasicBlock *Fail = E.Hook->getParent();
-  if (auto *Br = dyn_cast<BranchInst>(E.Leave))
-    Br->getSuccessor(0)->removePredecessor(Fail);
-  E.Leave->eraseFromParent();
   if (E.Copy && !E.Via)
     E.Copy->eraseFromParent();
   E.Hook->eraseFromParent();
@@ -469,17 +476,8 @@ bool Rewriter::rewriteReruns() {
     Copy->setTailCallKind(CallInst::TCK_Tail);
     TB.CreateRet(Returned);
 
-    Instruction *Leave = nextReal(CI);
-    IRBuilder<> B(Leave);
-    CallInst *Call = B.CreateCall(Thunk, Args);
-    Call->setAttributes(Thunk->getAttributes());
-    Call->setDebugLoc(CI->getDebugLoc());
-    Call->setMetadata("nosanitize", MDNode::get(Ctx, {}));
-    Call->setTailCallKind(CallInst::TCK_Tail);
-    B.CreateRet(Call)->setDebugLoc(Leave->getDebugLoc());
-    if (auto *Br = dyn_cast<BranchInst>(Leave))
-      Br->getSuccessor(0)->removePredecessor(CI->getParent());
-    Leave->eraseFromParent();
+    exitThrough(*Thunk, Args, nextReal(CI), *CI)
+        ->setAttributes(Thunk->getAttributes());
     CI->eraseFromParent();
     ++NumTailExits;
   }

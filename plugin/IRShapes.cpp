@@ -106,7 +106,8 @@ DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>> funcletColors(Function &F) {
   if (F.hasPersonalityFn() &&
       isFuncletEHPersonality(classifyEHPersonality(F.getPersonalityFn())))
     return colorEHFunclets(F);
-  return {};
+  // Not `{}`: LLVM 22's DenseMap has an explicit constructor.
+  return DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>>();
 }
 
 Instruction *
