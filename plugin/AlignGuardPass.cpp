@@ -220,10 +220,12 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
                                 Copies, FAM);
     // Changed or not: the analyses the preparation asked for (the dominator
     // tree, the loops) would stay cached for every function until it is
-    // instrumented, all at once (4000 small kernels: the pass peaked at
-    // 139 MB in a process of 101 MB, 115 MB without them); the instrumenting
-    // loop below computes them again at no measurable cost.
-    FAM.invalidate(*F, PreservedAnalyses::none());
+    // instrumented, all at once (4000 small kernels: a deferred run peaked
+    // at 142 MB in a process of 101 MB, 126 MB without them). Cleared, not
+    // invalidated: the instrumenting loop below computes them again, and
+    // after invalidate(none()) the pass executed 7% more instructions
+    // (callgrind, 1000 kernels), after clear 0.4% fewer.
+    FAM.clear(*F, F->getName());
   }
 
   // A recover copy drops the promises its checked pointers feed in its own

@@ -11,9 +11,9 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: Running pass: alignguard::AlignGuardPass
 ; CHECK: Running analysis: LoopAnalysis on first
 ; CHECK-NOT: on second
-; CHECK: Invalidating analysis: LoopAnalysis on first
+; CHECK: Clearing all analysis results for: first
 ; CHECK: Running analysis: LoopAnalysis on second
-; CHECK: Invalidating analysis: LoopAnalysis on second
+; CHECK: Clearing all analysis results for: second
 ; The instrumentation, after every function was prepared.
 ; CHECK: Running analysis: ScalarEvolutionAnalysis on first
 
