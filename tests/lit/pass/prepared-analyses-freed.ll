@@ -30,3 +30,4 @@ define void @second(float* %p) {
 }
 
 declare void @llvm.assume(i1)
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
