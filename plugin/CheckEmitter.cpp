@@ -35,21 +35,6 @@ STATISTIC(NumEarlyReturns, "Failing checks that return (return=N, fallback)");
 namespace alignguard {
 namespace {
 
-/// Marks what the pass emits as instrumentation, so that sanitizers do not
-/// instrument the checks again (BoundsChecking does the same). The kind and
-/// the empty node are looked up once, not per instruction (LLVM 14 has no
-/// fixed kind for `nosanitize`; by name, marking was a string-map lookup
-/// and a node lookup per emitted instruction).
-struct NoSanitizeMarker {
-  unsigned Kind;
-  MDNode *Empty;
-  explicit NoSanitizeMarker(LLVMContext &Ctx)
-      : Kind(Ctx.getMDKindID("nosanitize")), Empty(MDNode::get(Ctx, {})) {}
-  void operator()(Instruction *I) const { I->setMetadata(Kind, Empty); }
-};
-
-void markNoSanitize(Instruction *I) { NoSanitizeMarker(I->getContext())(I); }
-
 /// An IRBuilder whose every instruction is marked.
 struct CheckBuilder : IRBuilder<ConstantFolder, IRBuilderCallbackInserter> {
   explicit CheckBuilder(Instruction *At)

@@ -4,6 +4,7 @@
 
 #include "Compat.h"
 #include "EntryPoints.h"
+#include "GuardMetadata.h"
 #include "RuntimeABI.h"
 #include "SubjectNames.h"
 
@@ -109,8 +110,6 @@ Instruction *realFrom(Instruction *I) {
 /// The instruction after I, debug intrinsics skipped.
 Instruction *nextReal(Instruction *I) { return realFrom(I->getNextNode()); }
 
-bool isMarked(const Instruction &I) { return I.getMetadata("nosanitize"); }
-
 /// Puts each `or` of a check's addresses in F back in the order the
 /// emitter wrote (CheckEmitter.cpp, anyFails): the new address first, the
 /// running value second, which x86's selector ORs into the running value's
@@ -127,8 +126,8 @@ bool orderCheckOrs(Function &F) {
   bool Changed = false;
   for (Instruction &I : instructions(F))
     if (IsOr(&I) && IsOr(I.getOperand(0)) && !IsOr(I.getOperand(1)) &&
-        I.getOperand(0)->hasOneUse() && isMarked(I) &&
-        isMarked(*cast<Instruction>(I.getOperand(0))))
+        I.getOperand(0)->hasOneUse() && isNoSanitize(I) &&
+        isNoSanitize(*cast<Instruction>(I.getOperand(0))))
       Changed |= !cast<BinaryOperator>(I).swapOperands();
   return Changed;
 }
@@ -181,7 +180,7 @@ std::vector<ColdExit> Rewriter::findExits(StringRef HookName) const {
   for (User *U : Hook->users()) {
     auto *CI = dyn_cast<CallInst>(U);
     // Only align-guard's own calls, and none in an EH funclet.
-    if (!CI || CI->getCalledOperand() != Hook || !isMarked(*CI) ||
+    if (!CI || CI->getCalledOperand() != Hook || !isNoSanitize(*CI) ||
         CI->getNumOperandBundles() || CI->isMustTailCall())
       continue;
     Function &F = *CI->getFunction();
@@ -381,7 +380,7 @@ CallInst *exitThrough(Function &Thunk, ArrayRef<Value *> Args,
   IRBuilder<> B(Leave);
   CallInst *Call = B.CreateCall(&Thunk, Args);
   Call->setDebugLoc(From.getDebugLoc());
-  Call->setMetadata("nosanitize", MDNode::get(Leave->getContext(), {}));
+  markNoSanitize(Call);
   Call->setTailCallKind(CallInst::TCK_Tail);
   ReturnInst *Ret =
       Thunk.getReturnType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(Call);

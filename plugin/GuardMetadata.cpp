@@ -66,6 +66,15 @@ bool isGuarded(const Instruction &I) {
   return I.getMetadata(GuardedMDName) != nullptr;
 }
 
+NoSanitizeMarker::NoSanitizeMarker(LLVMContext &Ctx)
+    : Kind(Ctx.getMDKindID("nosanitize")), Empty(MDNode::get(Ctx, {})) {}
+
+void markNoSanitize(Instruction *I) { NoSanitizeMarker(I->getContext())(I); }
+
+bool isNoSanitize(const Instruction &I) {
+  return I.getMetadata("nosanitize") != nullptr;
+}
+
 void appendDeferredCheck(std::vector<Value *> &Bundle,
                          const DeferredCheckOperands &C) {
   Bundle.insert(Bundle.end(),

@@ -86,6 +86,25 @@ std::optional<GuardNote> readGuardNote(const llvm::Instruction &I);
 /// True when I carries the guarded mark.
 bool isGuarded(const llvm::Instruction &I);
 
+/// Marks what the pass emits as instrumentation (`!nosanitize`), so that
+/// sanitizers do not instrument the checks again (BoundsChecking does the
+/// same) and align-guard's later passes find their own calls. The kind and
+/// the empty node are looked up once, not per instruction (LLVM 14 has no
+/// fixed kind for `nosanitize`; by name, marking was a string-map lookup
+/// and a node lookup per emitted instruction).
+struct NoSanitizeMarker {
+  unsigned Kind;
+  llvm::MDNode *Empty;
+  explicit NoSanitizeMarker(llvm::LLVMContext &Ctx);
+  void operator()(llvm::Instruction *I) const { I->setMetadata(Kind, Empty); }
+};
+
+/// NoSanitizeMarker for one instruction.
+void markNoSanitize(llvm::Instruction *I);
+
+/// True when I is marked as instrumentation.
+bool isNoSanitize(const llvm::Instruction &I);
+
 /// The function a deferred place calls until `align-guard-expand` makes its
 /// branch (DeferredChecks.h), and the bundle that holds its checks.
 constexpr const char *DeferredCheckName = "alignguard.deferred.check";
