@@ -6,6 +6,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -31,6 +32,15 @@ SiteDescriptors::SiteDescriptors(Module &M)
     : M(M), AddrSpace(M.getDataLayout().getDefaultGlobalsAddressSpace()),
       StrTy(compat::bytePtrTy(M.getContext(), AddrSpace)) {}
 
+std::string SiteDescriptors::freshName(StringRef Base, unsigned &Next) const {
+  SmallString<32> Name(Base);
+  while (M.getNamedValue(Name)) {
+    Name.resize(Base.size());
+    raw_svector_ostream(Name) << '.' << ++Next;
+  }
+  return std::string(Name);
+}
+
 Constant *SiteDescriptors::string(StringRef Text, bool NullIfEmpty) {
   if (Text.empty() && NullIfEmpty)
     return ConstantPointerNull::get(cast<PointerType>(StrTy));
@@ -38,10 +48,10 @@ Constant *SiteDescriptors::string(StringRef Text, bool NullIfEmpty) {
   if (Slot)
     return Slot;
   Constant *Init = ConstantDataArray::getString(M.getContext(), Text);
-  auto *GV =
-      new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                         GlobalValue::PrivateLinkage, Init, "__alignguard_str",
-                         nullptr, GlobalValue::NotThreadLocal, AddrSpace);
+  auto *GV = new GlobalVariable(
+      M, Init->getType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      Init, freshName("__alignguard_str", NextString), nullptr,
+      GlobalValue::NotThreadLocal, AddrSpace);
   GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   GV->setAlignment(Align(1));
   return Slot = ConstantExpr::getPointerCast(GV, StrTy);
@@ -74,10 +84,10 @@ Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
     ++K;
   }
   // Not unnamed_addr: the runtime deduplicates reports by descriptor address.
-  auto *GV =
-      new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                         GlobalValue::PrivateLinkage, Init, "__alignguard_site",
-                         nullptr, GlobalValue::NotThreadLocal, AddrSpace);
+  auto *GV = new GlobalVariable(
+      M, Init->getType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      Init, freshName("__alignguard_site", NextSite), nullptr,
+      GlobalValue::NotThreadLocal, AddrSpace);
   Same.push_back(ConstantExpr::getPointerCast(GV, StrTy));
   return Same.back();
 }

@@ -81,11 +81,17 @@ private:
   /// A private NUL-terminated string; null for an empty one when asked (the
   /// runtime reads a NULL file as "no debug info").
   llvm::Constant *string(llvm::StringRef Text, bool NullIfEmpty);
+  /// Base, or Base.N for the next N from Next that no global of M has. A
+  /// name LLVM had to make unique itself costs a retry per taken suffix and,
+  /// up to LLVM 20, a parse of the target triple: a fifth of align-guard's
+  /// own instructions on a module of small kernels (bench/README.md).
+  std::string freshName(llvm::StringRef Base, unsigned &Next) const;
 
   llvm::Module &M;
   unsigned AddrSpace;
   llvm::Type *StrTy;
   llvm::StringMap<llvm::Constant *> Strings;
+  unsigned NextString = 0, NextSite = 0; ///< freshName's suffixes
   /// Every descriptor made, by its initializer, in order.
   llvm::DenseMap<llvm::Constant *, llvm::SmallVector<llvm::Constant *, 1>> Made;
 };
