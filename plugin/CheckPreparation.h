@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Planning reads IR and changes nothing; a few changes must come first, and
-// they all happen here, in one named step before any function is planned:
+// they all happen here, in one named step before a function is planned
+// (under fallback, before any function is: AlignGuardPass.cpp):
 //   - the fallback copies (UnalignedCopies.h), cloned from bodies no check
 //     has touched yet;
 //   - a preheader for every loop around an access promise, an `!align`
