@@ -266,7 +266,8 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!Clone) {
       Clone = makeRecoverCopy(Callee);
       ClonesToCheck.emplace_back(Clone, &Callee);
-      if (!Prepared.count(&Callee))
+      // (An opted-out callee is never prepared, nor is its clone.)
+      if (!Prepared.count(&Callee) && !isOptedOut(Callee))
         UnpreparedClones.insert(Clone);
     }
     return Clone;
