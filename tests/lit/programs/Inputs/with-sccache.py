@@ -28,8 +28,14 @@ compiles.append(cur)
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
+# sccache waits 10 s for its server by default; on a loaded machine (a CI
+# running several builds beside the tests) the start can take longer.
+os.makedirs(cache, exist_ok=True)
+conf = os.path.join(cache, "sccache.toml")
+with open(conf, "w") as f:
+    f.write("server_startup_timeout_ms = 120000\n")
 env = dict(os.environ, SCCACHE_DIR=cache, SCCACHE_SERVER_PORT=str(port),
-           SCCACHE_IDLE_TIMEOUT="60", SCCACHE_LOG="")
+           SCCACHE_IDLE_TIMEOUT="300", SCCACHE_LOG="", SCCACHE_CONF=conf)
 env.pop("RUSTC_WRAPPER", None)
 subprocess.run(["sccache", "--start-server"], env=env, check=True,
                stdout=subprocess.DEVNULL)
