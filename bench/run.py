@@ -641,8 +641,9 @@ def pass_instructions(t, n, bc):
     plugin = nodebug_plugin(t)
     out = os.path.join(t.work, "compile", "callgrind.%d" % n)
     run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, "--collect-atstart=no",
-         "--toggle-collect=llvm::detail::PassModel<llvm::Module, alignguard::AlignGuardPass*", t.opt, "-load-pass-plugin=" + plugin,
-         "-passes=align-guard", "-disable-output", bc], env=env_with())
+         "--toggle-collect=llvm::detail::PassModel<llvm::Module, alignguard::AlignGuardPass*",
+         t.opt, "-load-pass-plugin=" + plugin, "-passes=align-guard", "-disable-output", bc],
+        env=env_with())
     return n, callgrind_total(out)
 
 

@@ -34,8 +34,8 @@ SiteDescriptors::SiteDescriptors(Module &M)
       StrTy(compat::bytePtrTy(M.getContext(), AddrSpace)) {}
 
 std::string SiteDescriptors::freshName(StringRef Base, unsigned &Next) const {
-  // Names up to Base.Next are taken already (this table made them): start
-  // past them rather than look each up again.
+  // Base and Base.1 .. Base.Next are taken (this table named them, or
+  // skipped them as taken): start past them rather than look each up again.
   SmallString<32> Name(Base);
   if (Next)
     raw_svector_ostream(Name) << '.' << ++Next;
