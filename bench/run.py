@@ -556,20 +556,36 @@ def gen_module(t, n, generator="gen_compile_module.py", prefix="k"):
     return n, bc
 
 
+def pair_order(plugin_first):
+    """The order of a pair's two runs (callers alternate it)."""
+    return ("plugin", "base") if plugin_first else ("base", "plugin")
+
+
+def run_alone(cmd, env, what, out_path):
+    """Runs cmd and waits for it, nothing else of the suite's running
+    meanwhile; its stdout and stderr go to out_path. Returns that text and
+    the child's own resource usage (CPU time, peak memory); exits when cmd
+    fails."""
+    with open(out_path, "w+") as out:
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        _, status, usage = os.wait4(p.pid, 0)  # the child's own CPU time
+        p.returncode = status
+        out.seek(0)
+        text = out.read()
+    if status != 0:
+        sys.exit("bench: %s failed:\n%s" % (what, text[-2000:]))
+    return text, usage
+
+
 def clang_pair(t, cmd_base, cmd_plugin, env_plugin, plugin_first=False):
     """Two compiles, one after the other, each alone on the machine (as
     opt_pair, and for its reason); their CPU times."""
     cmds = {"base": (cmd_base, env_with()), "plugin": (cmd_plugin, env_plugin)}
     res = {}
-    for name in (("plugin", "base") if plugin_first else ("base", "plugin")):
+    for name in pair_order(plugin_first):
         cmd, env = cmds[name]
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             env=env, universal_newlines=True)
-        out = p.stdout.read()
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = status
-        if status != 0:
-            sys.exit("bench: compile failed (%s):\n%s" % (name, out[-2000:]))
+        log_path = os.path.join(t.work, "thirdparty", "clang.%s.log" % name)
+        _, usage = run_alone(cmd, env, "compile (%s)" % name, log_path)
         res[name] = usage.ru_utime + usage.ru_stime
     return res
 
@@ -671,17 +687,11 @@ def opt_pair(t, bc, control=False, plugin_first=False):
     if control:
         cmds["plugin"] = cmds["base"]
     res = {}
-    for name in (("plugin", "base") if plugin_first else ("base", "plugin")):
+    for name in pair_order(plugin_first):
         env = env_with(ALIGNGUARD_PIPELINE="align-guard") if name == "plugin" and not control \
             else env_with()
-        with open(time_passes_file(t, bc, "control-" + name if control else name), "w+") as err:
-            p = subprocess.Popen(cmds[name], stderr=err, env=env)
-            _, status, usage = os.wait4(p.pid, 0)  # the child's own CPU time
-            p.returncode = status
-            err.seek(0)
-            text = err.read()
-        if status != 0:
-            sys.exit("bench: opt failed (%s):\n%s" % (name, text[-2000:]))
+        text, usage = run_alone(cmds[name], env, "opt (%s)" % name,
+                                time_passes_file(t, bc, "control-" + name if control else name))
         own = 0.0
         for line in text.splitlines():
             if "AlignGuardPass" in line:
