@@ -168,9 +168,7 @@ static bool callsReportHook(const BasicBlock &BB) {
   for (const Instruction &I : BB)
     if (auto *CB = dyn_cast<CallBase>(&I))
       if (const Function *Callee = CB->getCalledFunction())
-        if (Callee->getName() == ReportHookName ||
-            Callee->getName() == ReportAbortHookName ||
-            Callee->getName() == FallbackHookName)
+        if (isHookName(Callee->getName()))
           return true;
   return false;
 }

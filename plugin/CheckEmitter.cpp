@@ -66,13 +66,14 @@ struct PreparedCheck {
   Value *Guard;         ///< then, the i1 that must also hold to fail, or null
 };
 
-/// What a failure hook is called with: the site descriptor, the pointer's
-/// bits, the alignment and offset (i64), and where the call stands.
+/// What a failure hook is called with: a one-check hook, the site
+/// descriptor, the pointer's bits, the alignment and offset (i64); a table
+/// hook, the table, the count and the place's pointers (RuntimeABI.h,
+/// HookShape). Site is null under trap and for a rerun.
 struct FailureCall {
+  HookShape Shape;
   Value *Site;
-  Value *PtrBits;
-  Value *Alignment;
-  Value *Offset;
+  SmallVector<Value *, 5> Rest;
   DebugLoc Loc;
 };
 
@@ -93,6 +94,12 @@ private:
   /// Under a terminal action: the arguments of the first of Prepared that
   /// fails, chosen by select, so that one call reports it.
   FailureCall firstFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared);
+  /// Under a terminal action, when Prepared's descriptors are one table's
+  /// elements in order and each is tested by the mask and offset its
+  /// element names: one call of the table hook, which finds the failing
+  /// pointer itself (none of firstFailure's selects on the cold side).
+  std::optional<FailureCall> tableFailure(CheckBuilder &FB,
+                                          ArrayRef<PreparedCheck> Prepared);
   void emitFailure(Instruction *Term, const FailureCall &Call);
 
   const FailurePolicy &Policy;
@@ -132,9 +139,15 @@ private:
   /// before those assumes, moved down to just before it: no promise comes
   /// before its check.
   Instruction *bringAssumesDown(const CheckSite &S);
-  /// The descriptor C's report names (none under trap: it says nothing).
-  Value *descriptor(const CheckSite &S, const PlannedCheck &C,
-                    const std::string &Subject, Value *Alignment);
+  /// What C's report names (the subject; the alignment when the plan
+  /// raised it).
+  SiteInfo siteInfo(const PlannedCheck &C, const std::string &Subject,
+                    Value *Alignment) const;
+  /// The descriptors of M's checks, from Infos (none under trap: it says
+  /// nothing): one table for a place a table hook can report
+  /// (PlaceEmitter::tableFailure), else one each.
+  void makeDescriptors(const CheckSite &S, Materialized &M,
+                       ArrayRef<SiteInfo> Infos);
   /// Moves the promises of a parameter or return site from their
   /// attributes into an assume at the site (none under recover), or, for
   /// the parameters of a deferred site that nothing can inline, leaves them
@@ -229,6 +242,7 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
   CheckBuilder B(M.SplitBefore);
   std::unique_ptr<SCEVExpander> Expander =
       compat::makeSCEVExpander(SE, F.getParent()->getDataLayout(), "ag.first");
+  std::vector<SiteInfo> Infos; // one per check of M
   for (const PlannedCheck &C : S.Checks) {
     std::string Subject = Plan.describe(C.Promise).Subject;
     Value *Ptr = C.Pointer;
@@ -260,9 +274,10 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
                     Alignment,
                     C.Promise->Offset,
                     Guard,
-                    descriptor(S, C, Name, Alignment),
+                    /*Site=*/nullptr, // makeDescriptors
                     promiseDebugLoc(*C.Promise)};
       M.Checks.push_back({C.Promise, PC});
+      Infos.push_back(siteInfo(C, Name, Alignment));
     };
     auto *VT = dyn_cast<FixedVectorType>(Ptr->getType());
     if (!VT) {
@@ -274,6 +289,7 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
       Add(B.CreateExtractElement(Ptr, B.getInt64(I)),
           Subject + " element " + std::to_string(I));
   }
+  makeDescriptors(S, M, Infos);
   if ((S.Kind == SiteKind::EntryParams || S.Kind == SiteKind::Result) &&
       (M.Assume = materializeAttributePromises(S, M.Checks)))
     M.SplitBefore = M.Assume;
@@ -295,15 +311,48 @@ Instruction *Emitter::bringAssumesDown(const CheckSite &S) {
   return Earlier.empty() ? S.InsertBefore : Earlier.front();
 }
 
-Value *Emitter::descriptor(const CheckSite &S, const PlannedCheck &C,
-                           const std::string &Subject, Value *Alignment) {
-  if (S.Policy.Action == FailureAction::Trap)
-    return nullptr;
+SiteInfo Emitter::siteInfo(const PlannedCheck &C, const std::string &Subject,
+                           Value *Alignment) const {
   SiteInfo Site = SiteInfo::from(Plan.describe(C.Promise));
   Site.Subject = Subject;
   if (Alignment != C.Promise->Alignment) // raised by the plan
     Site.Alignment = cast<ConstantInt>(Alignment)->getZExtValue();
-  return Sites.create(Site, AsCopy ? &AsCopy->Descriptors : nullptr);
+  return Site;
+}
+
+/// True when a table hook may report Checks under Policy: a terminal
+/// action that reports (not trap, not a rerun), 2 to MaxTableChecks
+/// checks, each by a constant power-of-two alignment of at most 64 bits,
+/// unguarded, at a constant offset. (PlaceEmitter::tableFailure tests the
+/// same of the values it is given, so a table this misjudges is only
+/// reported through its elements, one check at a time.)
+static bool reportsByTable(const FailurePolicy &Policy,
+                           ArrayRef<ScalarCheck> Checks) {
+  if (!Policy.isTerminal() || Policy.Action == FailureAction::Trap ||
+      Policy.Rerun || Checks.size() < 2 || Checks.size() > MaxTableChecks)
+    return false;
+  return all_of(Checks, [](const ScalarCheck &C) {
+    auto *Alignment = dyn_cast<ConstantInt>(C.Check.Alignment);
+    return Alignment && Alignment->getValue().isPowerOf2() &&
+           Alignment->getValue().getActiveBits() <= 63 && !C.Check.Guard &&
+           (!C.Check.Offset || isa<ConstantInt>(C.Check.Offset));
+  });
+}
+
+void Emitter::makeDescriptors(const CheckSite &S, Materialized &M,
+                              ArrayRef<SiteInfo> Infos) {
+  if (S.Policy.Action == FailureAction::Trap)
+    return;
+  // A recover copy takes its original's descriptors one by one (Reuse).
+  if (!AsCopy && reportsByTable(S.Policy, M.Checks)) {
+    SmallVector<Constant *, 4> Table = Sites.createTable(Infos);
+    for (size_t I = 0; I != M.Checks.size(); ++I)
+      M.Checks[I].Check.Site = Table[I];
+    return;
+  }
+  for (size_t I = 0; I != M.Checks.size(); ++I)
+    M.Checks[I].Check.Site =
+        Sites.create(Infos[I], AsCopy ? &AsCopy->Descriptors : nullptr);
 }
 
 PreparedCheck PlaceEmitter::prepare(CheckBuilder &B, const PlaceCheck &C) {
@@ -420,8 +469,43 @@ FailureCall PlaceEmitter::failureCall(CheckBuilder &FB,
                                       const PreparedCheck &P) {
   FB.SetCurrentDebugLocation(P.Loc);
   Type *I64 = FB.getInt64Ty();
-  return {P.C->Site, P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
-          P.Offset ? FB.CreateTrunc(P.Offset, I64) : FB.getInt64(0), P.Loc};
+  return {HookShape::OneCheck,
+          P.C->Site,
+          {P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
+           P.Offset ? FB.CreateTrunc(P.Offset, I64) : FB.getInt64(0)},
+          P.Loc};
+}
+
+std::optional<FailureCall>
+PlaceEmitter::tableFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared) {
+  if (Prepared.size() < 2 || Prepared.size() > MaxTableChecks)
+    return std::nullopt;
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  GlobalVariable *Table = nullptr;
+  for (size_t I = 0; I != Prepared.size(); ++I) {
+    const PreparedCheck &P = Prepared[I];
+    std::optional<TableElement> E = tableElement(P.C->Site, DL);
+    if (!E || (Table && E->Table != Table) || E->Index != I ||
+        E->Table->getValueType()->getArrayNumElements() != Prepared.size())
+      return std::nullopt;
+    Table = E->Table;
+    // The runtime tests (address - offset) & (alignment - 1) in 64 bits,
+    // with the element's alignment and offset: exactly this check.
+    auto *Offset = dyn_cast_or_null<ConstantInt>(P.Offset);
+    if (!P.HasMask || P.Guard || !P.Addr->getType()->isIntegerTy(64) ||
+        (P.Offset && !Offset) || P.Mask.getActiveBits() > 63 ||
+        E->Alignment != P.Mask.getZExtValue() + 1 ||
+        E->Offset != (Offset ? Offset->getSExtValue() : 0))
+      return std::nullopt;
+  }
+  FailureCall Call{HookShape::Table,
+                   Prepared.front().C->Site,
+                   {FB.getInt64(Prepared.size())},
+                   Prepared.front().Loc};
+  for (size_t I = 0; I != MaxTableChecks; ++I)
+    Call.Rest.push_back(I < Prepared.size() ? Prepared[I].PtrBits
+                                            : FB.getInt64(0));
+  return Call;
 }
 
 FailureCall PlaceEmitter::firstFailure(CheckBuilder &FB,
@@ -430,7 +514,7 @@ FailureCall PlaceEmitter::firstFailure(CheckBuilder &FB,
   for (const PreparedCheck &P : Prepared)
     Calls.push_back(failureCall(FB, P));
   // The last one fails if none before it does (the branch said one does).
-  FailureCall Chosen = Calls.back();
+  FailureCall Chosen = Calls.back(); // Rest: pointer, alignment, offset
   FB.SetCurrentDebugLocation(Prepared.front().Loc);
   for (size_t I = Prepared.size() - 1; I-- > 0;) {
     Value *Fails = failsAlone(FB, Prepared[I]);
@@ -439,9 +523,8 @@ FailureCall PlaceEmitter::firstFailure(CheckBuilder &FB,
       return Mine == Later ? Mine : FB.CreateSelect(Fails, Mine, Later);
     };
     Chosen.Site = Pick(Calls[I].Site, Chosen.Site);
-    Chosen.PtrBits = Pick(Calls[I].PtrBits, Chosen.PtrBits);
-    Chosen.Alignment = Pick(Calls[I].Alignment, Chosen.Alignment);
-    Chosen.Offset = Pick(Calls[I].Offset, Chosen.Offset);
+    for (size_t A = 0; A != Chosen.Rest.size(); ++A)
+      Chosen.Rest[A] = Pick(Calls[I].Rest[A], Chosen.Rest[A]);
   }
   Chosen.Loc = Prepared.front().Loc;
   return Chosen;
@@ -463,9 +546,11 @@ void PlaceEmitter::emitFailure(Instruction *Term, const FailureCall &FC) {
                     : Policy.Action == FailureAction::Fallback
                         ? HookKind::Fallback
                         : HookKind::Report;
-    CallInst *Call =
-        FB.CreateCall(getHook(*F.getParent(), Kind, FC.Site->getType()),
-                      {FC.Site, FC.PtrBits, FC.Alignment, FC.Offset}, Bundles);
+    SmallVector<Value *, 6> Args{FC.Site};
+    Args.append(FC.Rest.begin(), FC.Rest.end());
+    CallInst *Call = FB.CreateCall(
+        getHook(*F.getParent(), Kind, FC.Site->getType(), FC.Shape), Args,
+        Bundles);
     if (Kind == HookKind::Abort)
       Call->setDoesNotReturn();
   }
@@ -567,8 +652,7 @@ void PlaceEmitter::run(ArrayRef<PlaceCheck> Checks) {
   // A trap does not say which (no descriptor, no arguments), nor does a
   // rerun (the copy's checks report); one check: the fail block acts.
   if (Policy.Action == FailureAction::Trap || Policy.Rerun) {
-    emitFailure(Fail,
-                {nullptr, nullptr, nullptr, nullptr, Prepared.front().Loc});
+    emitFailure(Fail, {HookShape::OneCheck, nullptr, {}, Prepared.front().Loc});
   } else if (Prepared.size() == 1) {
     CheckBuilder FB(Fail);
     emitFailure(Fail, failureCall(FB, Prepared.front()));
@@ -576,9 +660,11 @@ void PlaceEmitter::run(ArrayRef<PlaceCheck> Checks) {
     // Several, and the first failure ends the call: one hook call with
     // the first failing check's arguments, chosen by select. One cold
     // block, no chain of calls, so nothing of the cold side (a frame,
-    // saved registers) reaches the hot path.
+    // saved registers) reaches the hot path. Where the place's descriptors
+    // are one table, the runtime picks the failing one.
     CheckBuilder FB(Fail);
-    emitFailure(Fail, firstFailure(FB, Prepared));
+    std::optional<FailureCall> Table = tableFailure(FB, Prepared);
+    emitFailure(Fail, Table ? *Table : firstFailure(FB, Prepared));
   } else {
     // Several under recover: each failing pointer is reported, one by
     // one, and the kernel goes on.

@@ -188,14 +188,14 @@ std::vector<ColdExit> Rewriter::findExits(StringRef HookName) const {
       continue;
     ColdExit E{CI, nextReal(CI), nextReal(CI), nullptr};
     if (isa_and_nonnull<UnreachableInst>(E.Final)) {
-      if (HookName != ReportAbortHookName)
+      if (!isAbortHookName(HookName))
         continue;
     } else if (returnsAt(E.Final, E.Returned)) {
       // The hook, then a `ret` of a constant (return=N; a fallback copy
       // the optimiser folded) or `ret void`.
       if (E.Returned && !isa<ConstantInt>(E.Returned))
         continue;
-    } else if (HookName == FallbackHookName) {
+    } else if (isFallbackHookName(HookName)) {
       // The hook, then the copy (here, or in the block all failing sides
       // branch to), whose result is returned.
       Instruction *Next = E.Leave;
@@ -259,7 +259,7 @@ void Rewriter::finishCopyThunk(Function &Thunk, Function &For) {
 Function *Rewriter::sharedThunk(Function &Hook, Function &For,
                                 ConstantInt *RetValue) {
   Type *RetTy = For.getReturnType();
-  bool Abort = Hook.getName() == ReportAbortHookName;
+  bool Abort = isAbortHookName(Hook.getName());
   std::string Suffix = typeSuffix(RetTy);
   for (Attribute::AttrKind K : ReturnABIAttrs)
     if (For.hasRetAttribute(K))
@@ -485,7 +485,7 @@ bool Rewriter::rewriteReruns() {
 
 SmallVector<Function *, 8> Rewriter::checkingFunctions() const {
   SetVector<Function *> Found;
-  for (StringRef Name : {ReportAbortHookName, ReportHookName, FallbackHookName})
+  for (StringRef Name : hookNames())
     if (Function *Hook = M.getFunction(Name))
       for (User *U : Hook->users())
         if (auto *CI = dyn_cast<CallInst>(U))
@@ -505,7 +505,7 @@ bool Rewriter::run() {
   for (Function *F : checkingFunctions())
     Changed |= orderCheckOrs(*F);
   Changed |= rewriteReruns();
-  for (StringRef Name : {ReportAbortHookName, ReportHookName, FallbackHookName})
+  for (StringRef Name : hookNames())
     for (const ColdExit &E : findExits(Name))
       Changed |= rewrite(E);
   return Changed;

@@ -51,6 +51,8 @@ bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
     return false;
   if (auto Funclet = Marker.getOperandBundle(LLVMContext::OB_funclet))
     Policy.Funclet = dyn_cast<Instruction>(Funclet->Inputs.front());
+  // The checks naming a table of descriptors are its elements, in order.
+  SmallDenseMap<GlobalVariable *, unsigned, 1> NextElement;
   for (const DeferredCheckOperands &Op : Ops) {
     PlaceCheck C;
     C.Pointer = Op.Pointer;
@@ -70,12 +72,19 @@ bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
       C.Offset = nullptr;
     if (auto *G = dyn_cast<ConstantInt>(C.Guard); G && G->isOne())
       C.Guard = nullptr;
-    if (isa<ConstantPointerNull>(C.Site))
+    auto *Table = dyn_cast<GlobalVariable>(C.Site);
+    if (isa<ConstantPointerNull>(C.Site)) {
       C.Site = nullptr;
-    else if (auto *Desc = dyn_cast<Constant>(C.Site))
+    } else if (Table && isSiteTable(*Table)) {
+      unsigned Index = NextElement[Table]++;
+      if (Index >= Table->getValueType()->getArrayNumElements())
+        return false;
+      C.Site = tableElementPointer(*Table, Index);
+    } else if (auto *Desc = dyn_cast<Constant>(C.Site)) {
       C.Site = ConstantExpr::getPointerCast(
           Desc, compat::bytePtrTy(Desc->getContext(),
                                   Desc->getType()->getPointerAddressSpace()));
+    }
     if (!C.Site && Policy.Action != FailureAction::Trap)
       return false; // a report needs its descriptor
     C.Loc = Marker.getDebugLoc();
@@ -105,16 +114,22 @@ void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
   Module &M = *At->getModule();
   IRBuilder<> B(At);
   std::vector<Value *> Args;
-  for (const PlaceCheck &C : Checks)
-    appendDeferredCheck(
-        Args, {C.Pointer, C.Alignment, C.Offset ? C.Offset : B.getInt64(0),
-               C.Guard ? C.Guard : B.getTrue(),
-               // The descriptor itself, not the byte pointer cast of it the
-               // hooks take (typed pointers, LLVM 14): InstCombine folds every
-               // constant expression operand again each time it runs.
-               C.Site ? C.Site->stripPointerCasts()
-                      : ConstantPointerNull::get(
-                            cast<PointerType>(C.Pointer->getType()))});
+  for (const PlaceCheck &C : Checks) {
+    // The descriptor itself, not the byte pointer cast of it the hooks take
+    // (typed pointers, LLVM 14), and for an element of a table the table:
+    // InstCombine folds every constant expression operand again each time
+    // it runs, and the passes that look at a call's pointer operands
+    // (EarlyCSE, GVN, alias analysis) take a GEP apart each time.
+    Value *Site =
+        ConstantPointerNull::get(cast<PointerType>(C.Pointer->getType()));
+    if (std::optional<TableElement> E = tableElement(C.Site, M.getDataLayout()))
+      Site = E->Table;
+    else if (C.Site)
+      Site = C.Site->stripPointerCasts();
+    appendDeferredCheck(Args, {C.Pointer, C.Alignment,
+                               C.Offset ? C.Offset : B.getInt64(0),
+                               C.Guard ? C.Guard : B.getTrue(), Site});
+  }
   SmallVector<OperandBundleDef, 2> Bundles;
   Bundles.emplace_back(DeferredChecksBundle, std::move(Args));
   if (Policy.Funclet)

@@ -16,7 +16,9 @@
 // The argument is the action (FailureAction); the "alignguard.checks"
 // bundle holds five operands per pointer: the pointer, the alignment, the
 // offset (0: none), the guard (true: none), the descriptor (null under
-// trap); a funclet bundle follows when in one. Bundle operands, not
+// trap), or the table of descriptors it is an element of (RuntimeABI.h,
+// createTable: the k-th check naming a table is its k-th element); a
+// funclet bundle follows when in one. Bundle operands, not
 // arguments: InstCombine asks of every pointer argument of every call it
 // visits whether it is non-null, and a bundle operand is never replaced
 // by a phi or select.

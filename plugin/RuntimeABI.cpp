@@ -62,7 +62,7 @@ Constant *SiteDescriptors::string(StringRef Text, bool NullIfEmpty) {
   return Slot = ConstantExpr::getPointerCast(GV, StrTy);
 }
 
-Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
+Constant *SiteDescriptors::initializer(const SiteInfo &Site) {
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   Constant *Fields[] = {
@@ -79,8 +79,12 @@ Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
       ConstantInt::get(I32, Site.PromiseLine),
       ConstantInt::get(I32, Site.PromiseColumn),
   };
+  return ConstantStruct::getAnon(Ctx, Fields);
+}
+
+Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
   // Constants are unique: equal fields, one initializer.
-  Constant *Init = ConstantStruct::getAnon(Ctx, Fields);
+  Constant *Init = initializer(Site);
   SmallVector<Constant *, 1> &Same = Made[Init];
   if (R) {
     unsigned &K = R->Taken[Init];
@@ -97,37 +101,159 @@ Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
   return Same.back();
 }
 
-static FunctionType *hookType(LLVMContext &Ctx, Type *SitePtrTy) {
+SmallVector<Constant *, 4>
+SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
+  assert(Sites.size() >= 2 && Sites.size() <= MaxTableChecks);
+  SmallVector<Constant *, 4> Inits;
+  for (const SiteInfo &Site : Sites)
+    Inits.push_back(initializer(Site));
+  auto *Ty = ArrayType::get(Inits.front()->getType(), Inits.size());
+  // Not unnamed_addr: the runtime deduplicates reports by descriptor address.
+  auto *GV = new GlobalVariable(
+      M, Ty, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(Ty, Inits), freshName("__alignguard_site", NextSite),
+      nullptr, GlobalValue::NotThreadLocal, AddrSpace);
+  SmallVector<Constant *, 4> Elements;
+  for (unsigned I = 0, E = Inits.size(); I != E; ++I)
+    Elements.push_back(tableElementPointer(*GV, I));
+  return Elements;
+}
+
+Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
+  Type *I64 = Type::getInt64Ty(Table.getContext());
+  Constant *Indices[] = {ConstantInt::get(I64, 0),
+                         ConstantInt::get(I64, Index)};
+  return ConstantExpr::getPointerCast(
+      ConstantExpr::getInBoundsGetElementPtr(Table.getValueType(), &Table,
+                                             Indices),
+      compat::bytePtrTy(Table.getContext(), Table.getAddressSpace()));
+}
+
+bool isSiteTable(const GlobalVariable &GV) {
+  auto *Ty = dyn_cast<ArrayType>(GV.getValueType());
+  return Ty && Ty->getNumElements() >= 2 &&
+         Ty->getNumElements() <= MaxTableChecks && GV.isConstant() &&
+         GV.hasInitializer() && isa<ConstantArray>(GV.getInitializer()) &&
+         GV.getName().take_front(17) == "__alignguard_site";
+}
+
+std::optional<TableElement> tableElement(Value *Site, const DataLayout &DL) {
+  if (!Site)
+    return std::nullopt;
+  APInt Bytes(DL.getIndexTypeSizeInBits(Site->getType()), 0);
+  auto *GV = dyn_cast<GlobalVariable>(
+      Site->stripAndAccumulateConstantOffsets(DL, Bytes,
+                                              /*AllowNonInbounds=*/false));
+  if (!GV || !isSiteTable(*GV))
+    return std::nullopt;
+  auto *Table = cast<ConstantArray>(GV->getInitializer());
+  auto *Ty = cast<ArrayType>(Table->getType());
+  uint64_t Stride = DL.getTypeAllocSize(Ty->getElementType());
+  if (Bytes.isNegative() || Bytes.urem(Stride) ||
+      Bytes.udiv(Stride).uge(Ty->getNumElements()))
+    return std::nullopt;
+  uint64_t Index = Bytes.udiv(Stride).getZExtValue();
+  auto *Fields = dyn_cast<ConstantStruct>(Table->getOperand(Index));
+  if (!Fields || Fields->getNumOperands() != 12)
+    return std::nullopt;
+  auto *Alignment = dyn_cast<ConstantInt>(Fields->getOperand(7));
+  auto *Offset = dyn_cast<ConstantInt>(Fields->getOperand(8));
+  if (!Alignment || !Offset)
+    return std::nullopt;
+  return TableElement{GV, Index, Alignment->getZExtValue(),
+                      Offset->getSExtValue()};
+}
+
+static FunctionType *hookType(LLVMContext &Ctx, Type *SitePtrTy,
+                              HookShape Shape) {
   Type *I64 = Type::getInt64Ty(Ctx);
-  return FunctionType::get(Type::getVoidTy(Ctx), {SitePtrTy, I64, I64, I64},
-                           /*isVarArg=*/false);
+  SmallVector<Type *, 6> Params{SitePtrTy, I64, I64, I64};
+  if (Shape == HookShape::Table)
+    Params.append(2, I64);
+  return FunctionType::get(Type::getVoidTy(Ctx), Params, /*isVarArg=*/false);
+}
+
+namespace {
+struct HookEntry {
+  StringRef Name;
+  HookKind Kind;
+  HookShape Shape;
+  const char *CType; ///< the runtime's parameters, for the error
+};
+constexpr const char *OneCheckCType =
+    "void(const alignguard_site *, uint64_t, uint64_t, int64_t)";
+constexpr const char *TableCType =
+    "void(const alignguard_site *, uint64_t, uint64_t, uint64_t, uint64_t, "
+    "uint64_t)";
+/// In the order align-guard-cold-exits makes their thunks.
+const HookEntry Hooks[] = {
+    {ReportAbortHookName, HookKind::Abort, HookShape::OneCheck, OneCheckCType},
+    {ReportHookName, HookKind::Report, HookShape::OneCheck, OneCheckCType},
+    {FallbackHookName, HookKind::Fallback, HookShape::OneCheck, OneCheckCType},
+    {"__alignguard_report_first_abort", HookKind::Abort, HookShape::Table,
+     TableCType},
+    {"__alignguard_report_first", HookKind::Report, HookShape::Table,
+     TableCType},
+    {"__alignguard_fallback_first", HookKind::Fallback, HookShape::Table,
+     TableCType},
+};
+const HookEntry *findHook(StringRef Name) {
+  for (const HookEntry &H : Hooks)
+    if (H.Name == Name)
+      return &H;
+  return nullptr;
+}
+} // namespace
+
+StringRef hookName(HookKind Kind, HookShape Shape) {
+  for (const HookEntry &H : Hooks)
+    if (H.Kind == Kind && H.Shape == Shape)
+      return H.Name;
+  llvm_unreachable("every kind has a hook of each shape");
+}
+
+ArrayRef<StringRef> hookNames() {
+  static const SmallVector<StringRef, 6> Names = [] {
+    SmallVector<StringRef, 6> N;
+    for (const HookEntry &H : Hooks)
+      N.push_back(H.Name);
+    return N;
+  }();
+  return Names;
+}
+
+bool isHookName(StringRef Name) { return findHook(Name); }
+
+bool isAbortHookName(StringRef Name) {
+  const HookEntry *H = findHook(Name);
+  return H && H->Kind == HookKind::Abort;
+}
+
+bool isFallbackHookName(StringRef Name) {
+  const HookEntry *H = findHook(Name);
+  return H && H->Kind == HookKind::Fallback;
 }
 
 std::string checkReportHooks(const Module &M, Type *SitePtrTy) {
-  FunctionType *Expected = hookType(M.getContext(), SitePtrTy);
-  for (const char *Name :
-       {ReportHookName, ReportAbortHookName, FallbackHookName}) {
-    const GlobalValue *GV = M.getNamedValue(Name);
+  for (const HookEntry &H : Hooks) {
+    const GlobalValue *GV = M.getNamedValue(H.Name);
     if (!GV)
       continue;
     auto *F = dyn_cast<Function>(GV);
     if (!F)
-      return std::string("'") + Name + "' is not a function in this module";
-    if (F->getFunctionType() != Expected)
-      return std::string("'") + Name +
-             "' is declared with another type than the runtime's "
-             "void(const alignguard_site *, uint64_t, uint64_t, int64_t)";
+      return "'" + H.Name.str() + "' is not a function in this module";
+    if (F->getFunctionType() != hookType(M.getContext(), SitePtrTy, H.Shape))
+      return "'" + H.Name.str() +
+             "' is declared with another type than the runtime's " + H.CType;
   }
   return "";
 }
 
-FunctionCallee getHook(Module &M, HookKind Kind, Type *SitePtrTy) {
+FunctionCallee getHook(Module &M, HookKind Kind, Type *SitePtrTy,
+                       HookShape Shape) {
   bool Abort = Kind == HookKind::Abort;
-  StringRef Name = Kind == HookKind::Report  ? ReportHookName
-                   : Kind == HookKind::Abort ? ReportAbortHookName
-                                             : FallbackHookName;
-  FunctionCallee Hook =
-      M.getOrInsertFunction(Name, hookType(M.getContext(), SitePtrTy));
+  FunctionCallee Hook = M.getOrInsertFunction(
+      hookName(Kind, Shape), hookType(M.getContext(), SitePtrTy, Shape));
   auto *F = cast<Function>(Hook.getCallee()); // checkReportHooks made sure
   if (F->isDeclaration()) {
     // Not nounwind: a user handler may throw or longjmp out of the report.

@@ -27,6 +27,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Module.h"
 
+#include <optional>
 #include <string>
 
 namespace alignguard {
@@ -39,6 +40,22 @@ inline constexpr const char *FallbackHookName = "__alignguard_fallback";
 /// The runtime's hooks: report and continue (recover, return=N), report
 /// and abort, record that the unaligned fallback runs.
 enum class HookKind { Report, Abort, Fallback };
+
+/// How a hook is called: with one check's descriptor, pointer, alignment
+/// and offset (`void (ptr, i64, i64, i64)`), or with a table of a place's
+/// 2 to MaxTableChecks descriptors, their count and the place's pointers,
+/// 0 past the count (`void (ptr, i64, i64, i64, i64, i64)`): the runtime
+/// finds the first that fails (`__alignguard_report_first`, ...).
+enum class HookShape { OneCheck, Table };
+inline constexpr unsigned MaxTableChecks = 4;
+
+/// The name of the hook of Kind and Shape.
+llvm::StringRef hookName(HookKind Kind, HookShape Shape);
+/// Every hook's name, and whether Name is one, or an aborting one.
+llvm::ArrayRef<llvm::StringRef> hookNames();
+bool isHookName(llvm::StringRef Name);
+bool isAbortHookName(llvm::StringRef Name);
+bool isFallbackHookName(llvm::StringRef Name);
 
 /// Everything a report says about where a promise was made.
 struct SiteInfo {
@@ -74,10 +91,17 @@ public:
   /// the k-th request for the same fields gets the k-th descriptor made for
   /// them, so the copy's checks report as its original's, once per site.
   llvm::Constant *create(const SiteInfo &Site, Reuse *R = nullptr);
+  /// One constant table of Sites' descriptors (2 to MaxTableChecks, for a
+  /// table hook): pointers to its elements, in order. Each is a descriptor
+  /// the one-check hooks take as well.
+  llvm::SmallVector<llvm::Constant *, 4>
+  createTable(llvm::ArrayRef<SiteInfo> Sites);
   /// The type of a descriptor pointer, as the hooks take it.
   llvm::Type *pointerType() const { return StrTy; }
 
 private:
+  /// Site's descriptor, as a constant struct.
+  llvm::Constant *initializer(const SiteInfo &Site);
   /// A private NUL-terminated string; null for an empty one when asked (the
   /// runtime reads a NULL file as "no debug info").
   llvm::Constant *string(llvm::StringRef Text, bool NullIfEmpty);
@@ -96,10 +120,27 @@ private:
   llvm::DenseMap<llvm::Constant *, llvm::SmallVector<llvm::Constant *, 1>> Made;
 };
 
-/// Declares (or finds) a hook: `void (ptr, i64, i64, i64)`, cold, and
-/// noreturn for the abort one. Call checkReportHooks first.
+/// Declares (or finds) a hook of Shape: cold, and noreturn for the abort
+/// ones. Call checkReportHooks first.
 llvm::FunctionCallee getHook(llvm::Module &M, HookKind Kind,
-                             llvm::Type *SitePtrTy);
+                             llvm::Type *SitePtrTy,
+                             HookShape Shape = HookShape::OneCheck);
+
+/// Where a descriptor pointer points when it is an element of a table
+/// createTable made: the table and the element's alignment and offset.
+struct TableElement {
+  llvm::GlobalVariable *Table;
+  uint64_t Index;
+  uint64_t Alignment;
+  int64_t Offset;
+};
+std::optional<TableElement> tableElement(llvm::Value *Site,
+                                         const llvm::DataLayout &DL);
+/// True for a table createTable made.
+bool isSiteTable(const llvm::GlobalVariable &GV);
+/// A pointer to Table's Index-th descriptor, as the hooks take it.
+llvm::Constant *tableElementPointer(llvm::GlobalVariable &Table,
+                                    unsigned Index);
 
 /// Empty when the module's symbols named like the hooks (if any) are the
 /// hooks; otherwise why not (a variable, or a function of another type):

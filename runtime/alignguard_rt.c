@@ -7,6 +7,9 @@
  *
  *   __alignguard_report(&site, p, A, off)        count, report once per site
  *   __alignguard_report_abort(&site, p, A, off)  count, report, abort()
+ *   __alignguard_report_first{,_abort}, __alignguard_fallback_first
+ *     (&sites[0], n, p0, p1, p2, p3): one call for a place of 2-4 pointers;
+ *     finds the first misaligned one and calls the hook above (or below)
  *   __alignguard_fallback(&site, p, A, off)      count fallbacks (not
  *                                                violations); report the
  *                                                first per site only with
@@ -569,6 +572,61 @@ AG_API void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
   if (atomic_load(&g_report_fallback))
     deliver_once(&g_fallback_sites, site, pointer, alignment, offset, 1);
   errno = saved_errno;
+}
+
+/// The first of a place's addresses whose `address - offset` is not a
+/// multiple of its descriptor's alignment, or the last one (the place's
+/// branch said one is). A descriptor the pass put in a table has a constant
+/// power-of-two alignment (0 or another value reads as "any": not the one).
+static size_t first_failing(const alignguard_site *sites, uint64_t count,
+                            const uint64_t *addresses) {
+  if (count > 4)
+    count = 4;
+  for (size_t i = 0; i + 1 < count; ++i) {
+    uint64_t alignment = sites[i].alignment;
+    if (alignment != 0 && (alignment & (alignment - 1)) == 0 &&
+        ((addresses[i] - sites[i].offset) & (alignment - 1)) != 0)
+      return i;
+  }
+  return count ? (size_t)count - 1 : 0;
+}
+
+typedef void (*one_check_hook)(const alignguard_site *, uint64_t, uint64_t,
+                               int64_t);
+
+/// A table hook: the one-check hook, for the first that fails.
+static void report_first(one_check_hook hook, const alignguard_site *sites,
+                         uint64_t count, uint64_t address0, uint64_t address1,
+                         uint64_t address2, uint64_t address3) {
+  const uint64_t addresses[4] = {address0, address1, address2, address3};
+  size_t i = first_failing(sites, count, addresses);
+  hook(&sites[i], addresses[i], sites[i].alignment, (int64_t)sites[i].offset);
+}
+
+AG_API void __alignguard_report_first(const alignguard_site *sites,
+                                      uint64_t count, uint64_t address0,
+                                      uint64_t address1, uint64_t address2,
+                                      uint64_t address3) {
+  report_first(__alignguard_report, sites, count, address0, address1, address2,
+               address3);
+}
+
+AG_API void __alignguard_report_first_abort(const alignguard_site *sites,
+                                            uint64_t count, uint64_t address0,
+                                            uint64_t address1,
+                                            uint64_t address2,
+                                            uint64_t address3) {
+  report_first(__alignguard_report_abort, sites, count, address0, address1,
+               address2, address3);
+  abort(); /* not reached: the hook aborts */
+}
+
+AG_API void __alignguard_fallback_first(const alignguard_site *sites,
+                                        uint64_t count, uint64_t address0,
+                                        uint64_t address1, uint64_t address2,
+                                        uint64_t address3) {
+  report_first(__alignguard_fallback, sites, count, address0, address1,
+               address2, address3);
 }
 
 /// The pair is stored as two atomics: a report racing with a change may call

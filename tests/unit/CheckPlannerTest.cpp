@@ -1,4 +1,5 @@
-//===- CheckPlannerTest.cpp - What the check planner decides ---------------===//
+//===- CheckPlannerTest.cpp - What the check planner decides
+//---------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // planChecks on IR strings: redundancy between promises, failure policies and
@@ -109,8 +110,8 @@ struct Planned {
 
 /// Expects G to say "the loop around Block takes its backedge at least N
 /// times".
-void expectTakenAtLeast(const Planned &P, const LoopGuard &G,
-                        const char *Block, uint64_t N) {
+void expectTakenAtLeast(const Planned &P, const LoopGuard &G, const char *Block,
+                        uint64_t N) {
   Loop *L = P.LI->getLoopFor(P.block(Block));
   ASSERT_NE(L, nullptr);
   const SCEV *Taken = P.SE->getBackedgeTakenCount(L);
@@ -123,8 +124,7 @@ void expectTakenAtLeast(const Planned &P, const LoopGuard &G,
 /// when CollectAsEntry, by default Req.IsEntry) and plans their checks.
 std::unique_ptr<Planned> plan(const char *IR, const PlanRequest &Req,
                               CollectScope Scope = CollectScope(),
-                              const char *Name = "f",
-                              int CollectAsEntry = -1) {
+                              const char *Name = "f", int CollectAsEntry = -1) {
   auto P = std::make_unique<Planned>();
   SMDiagnostic Err;
   P->M = parseAssemblyString(IR, Err, P->Ctx);
@@ -150,12 +150,11 @@ std::unique_ptr<Planned> plan(const char *IR, const PlanRequest &Req,
   Function &F = *P->F;
   P->DT = std::make_unique<DominatorTree>(F);
   P->LI = std::make_unique<LoopInfo>(*P->DT);
-  P->TLII = std::make_unique<TargetLibraryInfoImpl>(
-      compat::targetTriple(*P->M));
+  P->TLII =
+      std::make_unique<TargetLibraryInfoImpl>(compat::targetTriple(*P->M));
   P->TLI = std::make_unique<TargetLibraryInfo>(*P->TLII, &F);
   P->AC = std::make_unique<AssumptionCache>(F);
-  P->SE = std::make_unique<ScalarEvolution>(F, *P->TLI, *P->AC, *P->DT,
-                                            *P->LI);
+  P->SE = std::make_unique<ScalarEvolution>(F, *P->TLI, *P->AC, *P->DT, *P->LI);
   bool IsEntry = CollectAsEntry < 0 ? Req.IsEntry : CollectAsEntry != 0;
   P->Promises = collectAlignmentPromises(F, IsEntry, Scope);
   P->Plan = planChecks(F, P->Promises, Req, {*P->DT, *P->LI, *P->SE});
@@ -575,8 +574,8 @@ exit:
 )";
 
 TEST(CheckPlanner, AccessWithUnalignedStepChecksFirstAndSecondAddress) {
-  auto P = plan(Step4Loop, request(FailureAction::Abort, true, true),
-                accessScope());
+  auto P =
+      plan(Step4Loop, request(FailureAction::Abort, true, true), accessScope());
   ASSERT_PLANNED(P);
   SCOPED_TRACE(P->dump());
   const AlignmentPromise *A = P->promise(PromiseKind::Access);
@@ -1122,8 +1121,8 @@ exit:
   ret void
 }
 )";
-  auto P = plan(IR, request(FailureAction::Fallback, true, true),
-                accessScope());
+  auto P =
+      plan(IR, request(FailureAction::Fallback, true, true), accessScope());
   ASSERT_PLANNED(P);
   SCOPED_TRACE(P->dump());
   EXPECT_FALSE(P->Plan.empty()); // it did plan something
@@ -1226,8 +1225,9 @@ define void @f(i8 addrspace(1)* align 1 %p, i8 addrspace(1)* align 8 %q) {
 }
 
 TEST(CheckPlanner, AccessWithoutTheAccessesOptionIsNotInScope) {
-  auto P = plan(Step16Loop, request(FailureAction::Abort, true,
-                                    /*Accesses=*/false),
+  auto P = plan(Step16Loop,
+                request(FailureAction::Abort, true,
+                        /*Accesses=*/false),
                 accessScope());
   ASSERT_PLANNED(P);
   SCOPED_TRACE(P->dump());
@@ -1242,8 +1242,9 @@ TEST(CheckPlanner, AccessWithoutTheAccessesOptionIsNotInScope) {
 
 TEST(CheckPlanner, AccessOutsideAnEntryIsNotInScope) {
   // Collected as in an entry, planned for a function that is not one.
-  auto P = plan(Step16Loop, request(FailureAction::Abort, /*IsEntry=*/false,
-                                    /*Accesses=*/true),
+  auto P = plan(Step16Loop,
+                request(FailureAction::Abort, /*IsEntry=*/false,
+                        /*Accesses=*/true),
                 accessScope(), "f", /*CollectAsEntry=*/1);
   ASSERT_PLANNED(P);
   SCOPED_TRACE(P->dump());

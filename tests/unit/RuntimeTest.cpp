@@ -697,6 +697,93 @@ TEST(RuntimeDedup, EightThreadsRaceForEveryFirstClaim) {
               exactly("calls=256 counted=2048\n"));
 }
 
+//===-- The table hooks (a place of 2 to 4 pointers) ----------------------===//
+
+/// A place's table, as the pass emits it: out (64), in (32, offset 16),
+/// w (16), in check order.
+alignguard_site tableSite(const char *Subject, uint64_t Alignment,
+                          uint64_t Offset) {
+  alignguard_site S = makeSite("k", Subject, "k.c", 4, 2);
+  S.alignment = Alignment;
+  S.offset = Offset;
+  return S;
+}
+alignguard_site PlaceTable[3] = {
+    tableSite("out", 64, 0), tableSite("in", 32, 16), tableSite("w", 16, 0)};
+
+TEST(RuntimeTable, ReportsTheFirstMisalignedPointerWithItsDescriptor) {
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    // out aligned; in 8 bytes past (in - 16) % 32; w misaligned too: in.
+    __alignguard_report_first(PlaceTable, 3, 0x1000, 0x2018, 0x3004, 0);
+    say(R.Last);
+    // All three misaligned: out, the first.
+    __alignguard_report_first(PlaceTable, 3, 0x1020, 0x2018, 0x3004, 0);
+    say(R.Last);
+    // in again: deduplicated by its element's address.
+    __alignguard_report_first(PlaceTable, 3, 0x1000, 0x2000, 0x3000, 0);
+    say("calls=" + std::to_string(R.Calls.load()) +
+        " counted=" + std::to_string(alignguard_violation_count()));
+  };
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+      exactly("pointer=0x2018 alignment=32 offset=16 misalignment=8 "
+              "fatal=0 fallback=0 actual=8 promised=(none):0:0 "
+              "message=alignguard: k: in = 0x2018 - 16 is 8-byte aligned, "
+              "not 32-byte aligned (8 bytes past a boundary) at k.c:4:2\n"
+              "pointer=0x1020 alignment=64 offset=0 misalignment=32 "
+              "fatal=0 fallback=0 actual=32 promised=(none):0:0 "
+              "message=alignguard: k: out = 0x1020 is 32-byte aligned, not "
+              "64-byte aligned (32 bytes past a boundary) at k.c:4:2\n"
+              "calls=2 counted=3\n"));
+}
+
+TEST(RuntimeTable, NoneMisalignedReportsTheLast) {
+  // The place's branch said one fails; the runtime trusts it for the last
+  // of `count` (2 here: w, past the count, is not looked at).
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(record, &R);
+    __alignguard_report_first(PlaceTable, 2, 0x1000, 0x2010, 0x3004, 0);
+    say(R.Last);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly("pointer=0x2010 alignment=32 offset=16 misalignment=0 "
+                      "fatal=0 fallback=0 actual=32 promised=(none):0:0 "
+                      "message=alignguard: k: in = 0x2010 - 16 is 32-byte "
+                      "aligned (0 bytes past a boundary) at k.c:4:2\n"));
+}
+
+TEST(RuntimeTable, AbortReportsTheFirstAndAborts) {
+  freshProcess();
+  EXPECT_EXIT(inChild(nullptr,
+                      [] {
+                        __alignguard_report_first_abort(PlaceTable, 3, 0x1000,
+                                                        0x2010, 0x3008, 0);
+                      }),
+              ::testing::KilledBySignal(SIGABRT),
+              exactly("alignguard: k: w = 0x3008 is 8-byte aligned, not "
+                      "16-byte aligned (8 bytes past a boundary) at "
+                      "k.c:4:2\n"));
+}
+
+TEST(RuntimeTable, FallbackCountsAndReportsTheFirst) {
+  freshProcess();
+  auto Body = [] {
+    __alignguard_fallback_first(PlaceTable, 3, 0x1004, 0x2000, 0x3000, 0);
+    say("fallbacks=" + std::to_string(alignguard_fallback_count()) +
+        " violations=" + std::to_string(alignguard_violation_count()));
+  };
+  EXPECT_EXIT(inChild("report_fallback=1", Body), ::testing::ExitedWithCode(0),
+              exactly("alignguard: k: out = 0x1004 is 4-byte aligned, not "
+                      "64-byte aligned (4 bytes past a boundary) at k.c:4:2; "
+                      "running the unaligned fallback\n"
+                      "fallbacks=1 violations=0\n"));
+}
+
 //===-- The abort hook ----------------------------------------------------===//
 
 alignguard_site AbortSite[1] = {

@@ -72,8 +72,8 @@ std::optional<DataLayout> hostDataLayout() {
   std::string Error;
   // By triple (an empty architecture name): the one overload LLVM 14 to 22
   // all have undeprecated.
-  const Target *Tgt = TargetRegistry::lookupTarget(/*ArchName=*/"", Host.T,
-                                                   Error);
+  const Target *Tgt =
+      TargetRegistry::lookupTarget(/*ArchName=*/"", Host.T, Error);
   if (!Tgt) {
     ADD_FAILURE() << "unsupported host '" << Host.T.str()
                   << "': no LLVM target (" << Error << ")";
@@ -137,7 +137,8 @@ std::string stringField(const ConstantStruct *Init, unsigned I) {
 }
 
 // The size of a member of the C struct.
-#define MEMBER_SIZE(Field) sizeof(static_cast<alignguard_site *>(nullptr)->Field)
+#define MEMBER_SIZE(Field)                                                     \
+  sizeof(static_cast<alignguard_site *>(nullptr)->Field)
 
 TEST(SiteDescriptorTest, LayoutAndValuesMatchTheRuntimeStruct) {
   HostModule HM;
@@ -180,12 +181,13 @@ TEST(SiteDescriptorTest, LayoutAndValuesMatchTheRuntimeStruct) {
     const char *Name;
     size_t Offset, Size;
   };
-#define FIELD(F) {#F, offsetof(alignguard_site, F), MEMBER_SIZE(F)}
+#define FIELD(F)                                                               \
+  { #F, offsetof(alignguard_site, F), MEMBER_SIZE(F) }
   const Field Fields[] = {
-      FIELD(version),        FIELD(kind),         FIELD(function),
-      FIELD(subject),        FIELD(file),         FIELD(line),
-      FIELD(column),         FIELD(alignment),    FIELD(offset),
-      FIELD(promise_file),   FIELD(promise_line), FIELD(promise_column)};
+      FIELD(version),      FIELD(kind),         FIELD(function),
+      FIELD(subject),      FIELD(file),         FIELD(line),
+      FIELD(column),       FIELD(alignment),    FIELD(offset),
+      FIELD(promise_file), FIELD(promise_line), FIELD(promise_column)};
 #undef FIELD
   constexpr unsigned NumFields = sizeof(Fields) / sizeof(Fields[0]);
   ASSERT_EQ(ST->getNumElements(), NumFields)

@@ -21,6 +21,9 @@
  *   __alignguard_report(&site, pointer, alignment, offset)        (recover,
  *                                                                  return=N)
  *   __alignguard_fallback(&site, pointer, alignment, offset)      (fallback)
+ * and, for a place that tests 2 to 4 pointers under abort, return=N or
+ * fallback, one table of their descriptors and one call that finds the
+ * failing pointer itself (__alignguard_report_first and its kin, below).
  * The descriptor layout below is part of the ABI: the pass builds the same
  * struct in IR (plugin/RuntimeABI.h), and ALIGNGUARD_SITE_VERSION changes
  * whenever it does. DLPack helpers for host runtimes are in
@@ -123,6 +126,27 @@ void __alignguard_report_abort(const alignguard_site *site, uint64_t pointer,
  * with info->fatal = 0 and info->fallback = 1. */
 void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
                            uint64_t alignment, int64_t offset);
+
+/* One call for a place that tests 2 to 4 pointers under abort, return=N or
+ * fallback (the pass emits these where every pointer's alignment is a
+ * constant power of two with a constant offset): `sites` is a table of
+ * `count` descriptors (version 2 or later), one per pointer, in the order
+ * the place tests them, and addresses[i] is the i-th pointer (0 past
+ * `count`). Each reports the first pointer whose `address - offset` is not a
+ * multiple of its descriptor's `alignment` (the last one when none is) exactly
+ * as the single-pointer hook would, with its descriptor, alignment and offset:
+ * instrumented code then needs no code to find the failing pointer. */
+void __alignguard_report_first(const alignguard_site *sites, uint64_t count,
+                               uint64_t address0, uint64_t address1,
+                               uint64_t address2, uint64_t address3);
+void __alignguard_report_first_abort(const alignguard_site *sites,
+                                     uint64_t count, uint64_t address0,
+                                     uint64_t address1, uint64_t address2,
+                                     uint64_t address3)
+    __attribute__((noreturn));
+void __alignguard_fallback_first(const alignguard_site *sites, uint64_t count,
+                                 uint64_t address0, uint64_t address1,
+                                 uint64_t address2, uint64_t address3);
 
 /* Installs `fn` (NULL restores the default: write the line to the log).
  * The handler runs instead of the default output, once per reported

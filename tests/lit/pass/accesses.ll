@@ -27,13 +27,9 @@ define void @copy(float* %in, float* %out, i64 %n) {
 ; CHECK-NEXT:    [[LOW:%.*]] = and i64 [[ANY]], 31
 ; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[LOW]], 0
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok
-; One call: in's arguments if in fails, else out's.
+; One call of the table hook: the runtime reports in if in fails, else out.
 ; CHECK:       alignguard.fail:
-; CHECK-NEXT:    [[INL:%.*]] = and i64 [[IN]], 31
-; CHECK-NEXT:    [[INBAD:%.*]] = icmp ne i64 [[INL]], 0
-; CHECK-NEXT:    [[SITE:%.*]] = select i1 [[INBAD]], {{.*}}@__alignguard_site{{.*}}, {{.*}}@__alignguard_site
-; CHECK-NEXT:    [[PTR:%.*]] = select i1 [[INBAD]], i64 [[IN]], i64 [[OUT]]
-; CHECK-NEXT:    call void @__alignguard_report_abort({{i8\*|ptr}} [[SITE]], i64 [[PTR]], i64 32, i64 0)
+; CHECK-NEXT:    call void @__alignguard_report_first_abort({{.*}}@__alignguard_site{{.*}}, i64 2, i64 [[IN]], i64 [[OUT]], i64 0, i64 0)
 ; CHECK:       loop:
 ; CHECK-NOT:     __alignguard
 ; CHECK:         load <8 x float>, {{.*}}, align 32, !alignguard.guarded [[HOISTED:![0-9]+]]

@@ -1,6 +1,7 @@
 ; All "align" bundles of one assume are checked with one branch. On the cold
 ; side, under abort (and return=N, fallback: cold-side-select.ll) one call
-; reports the first that failed, its arguments chosen by select; in recover
+; reports the first that failed (the runtime finds it in the place's table
+; of descriptors); in recover
 ; mode the cold side tests them one by one and every failing pointer is
 ; reported (in the recover copy a failing call reruns in). The other
 ; bundles stay. In the recover copy only the checked "align" bundles go.
@@ -21,15 +22,12 @@ define void @many(i8* %a, i8* %b) {
 ; CHECK-NEXT:    [[ANY:%.*]] = icmp ne i64 [[TERMS]], 0
 ; CHECK-NEXT:    br i1 [[ANY]], label %alignguard.fail, label %alignguard.ok, !prof
 ; CHECK:       alignguard.fail:
-; ABORT-NEXT:    [[AL2:%.*]] = and i64 [[A]], 63
-; ABORT-NEXT:    [[ABAD2:%.*]] = icmp ne i64 [[AL2]], 0
-; Abort: one call, with a's arguments if a fails, else b's (the branch said
-; one of them does).
-; ABORT-NEXT:    [[SITE:%.*]] = select i1 [[ABAD2]], {{.*}}@[[SA:__alignguard_site[.0-9]*]]{{( to [^,]*)?}}, {{.*}}@[[SB:__alignguard_site[.0-9]*]]{{[ ),]}}
-; ABORT-NEXT:    [[PTR:%.*]] = select i1 [[ABAD2]], i64 [[A]], i64 [[B]]
-; ABORT-NEXT:    [[ALIGN:%.*]] = select i1 [[ABAD2]], i64 64, i64 32
-; ABORT-NEXT:    call void @__alignguard_report_abort({{i8\*|ptr}} [[SITE]], i64 [[PTR]], i64 [[ALIGN]], i64 0)
+; Abort: one call of the table hook with both descriptors, in one table,
+; and both pointers: the runtime reports a's if a fails, else b's (the
+; branch said one of them does).
+; ABORT-NEXT:    call void @__alignguard_report_first_abort({{.*}}@[[TABLE:__alignguard_site[.0-9]*]]{{( to [^,]*)?}}, i64 2, i64 [[A]], i64 [[B]], i64 0, i64 0)
 ; ABORT-NEXT:    unreachable
+; ABORT-NOT:     select
 ; ABORT-NOT:     alignguard.culprit
 ; ABORT-NOT:     alignguard.next
 ; Recover: the call reruns in the recover copy, which reports.

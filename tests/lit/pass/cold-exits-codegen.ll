@@ -3,16 +3,16 @@
 ; saxpy's entry on x86-64 after default<O2> and llc is the check (the two
 ; masks differ: `mov; and; mov; and; or; j(n)e`), under abort, return=-1,
 ; fallback and recover, on every LLVM major. Two pieces make it so: one call per
-; place under a terminal action, its arguments chosen by select
-; (cold-side-select.ll), and that call made by a tail call of a thunk
+; place under a terminal action (here the table hook's, with both pointers:
+; cold-side-select.ll), and that call made by a tail call of a thunk
 ; (align-guard-cold-exits, cold-exits.ll), so the failing side is a jump.
 ; Without the thunk, LLVM 14 began the entry with `pushq %rax` (abort) or
 ; three pushes and the arguments moved into callee-saved registers
 ; (fallback); LLVM 22 with `pushq %rax` under abort.
 ; RUN: %opt-ag -passes='align-guard<abort>,default<O2>' -S %s -o %t.abort.ll
-; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.abort.ll -o - | FileCheck %s -DTHUNK=__alignguard_report_abort.thunk.i32
+; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.abort.ll -o - | FileCheck %s -DTHUNK=__alignguard_report_first_abort.thunk.i32
 ; RUN: %opt-ag -passes='align-guard<return=-1>,default<O2>' -S %s -o %t.return.ll
-; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.return.ll -o - | FileCheck %s -DTHUNK=__alignguard_report.thunk.i32.m1
+; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.return.ll -o - | FileCheck %s -DTHUNK=__alignguard_report_first.thunk.i32.m1
 ; RUN: %opt-ag -passes='align-guard<fallback>,default<O2>' -S %s -o %t.fallback.ll
 ; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.fallback.ll -o - | FileCheck %s -DTHUNK=.Lsaxpy.alignguard.fallback
 ; Recover reruns the call in its recover copy; saxpy's result is constant,

@@ -260,6 +260,54 @@ alignguard.ok:
   ret { i64, i64 } zeroinitializer
 }
 
+; The table hooks (a place of 2-4 pointers: cold-side-select.ll) leave the
+; same way, with all their arguments.
+; CHECK-LABEL: define void @abort_table(
+; CHECK:       alignguard.fail:
+; CHECK-NEXT:    tail call void @__alignguard_report_first_abort.thunk.void({{i8\*|ptr}} @site, i64 2, i64 %a.bits, i64 %b.bits, i64 0, i64 0), !nosanitize
+; CHECK-NEXT:    ret void
+define void @abort_table(i8* %a, i8* %b) {
+entry:
+  %a.bits = ptrtoint i8* %a to i64
+  %b.bits = ptrtoint i8* %b to i64
+  %any = or i64 %a.bits, %b.bits
+  %low = and i64 %any, 15
+  %bad = icmp ne i64 %low, 0
+  br i1 %bad, label %alignguard.fail, label %alignguard.ok
+
+alignguard.fail:
+  call void @__alignguard_report_first_abort(i8* @site, i64 2, i64 %a.bits, i64 %b.bits, i64 0, i64 0), !nosanitize !2
+  unreachable, !nosanitize !2
+
+alignguard.ok:
+  ret void
+}
+
+; CHECK-LABEL: define i32 @fallback_table(
+; CHECK:         %[[R:.*]] = tail call i32 @fallback_table.alignguard.fallback({{i8\*|ptr}} %a, {{i8\*|ptr}} %b, i64 %a.bits, i64 %b.bits)
+; CHECK-NEXT:    ret i32 %[[R]]
+define i32 @fallback_table(i8* %a, i8* %b) {
+entry:
+  %a.bits = ptrtoint i8* %a to i64
+  %b.bits = ptrtoint i8* %b to i64
+  %any = or i64 %a.bits, %b.bits
+  %low = and i64 %any, 15
+  %bad = icmp ne i64 %low, 0
+  br i1 %bad, label %alignguard.fail, label %alignguard.ok
+
+alignguard.fail:
+  call void @__alignguard_fallback_first(i8* @site, i64 2, i64 %a.bits, i64 %b.bits, i64 0, i64 0), !nosanitize !2
+  %slow = call i32 @fallback_table.alignguard.unaligned(i8* %a, i8* %b) #0, !nosanitize !2
+  ret i32 %slow
+
+alignguard.ok:
+  ret i32 0
+}
+
+define internal i32 @fallback_table.alignguard.unaligned(i8* %a, i8* %b) #1 {
+  ret i32 1
+}
+
 ; The thunks: shared ones once per module, linkonce_odr (one per program,
 ; opaque to the optimiser, so an LTO link cannot learn the abort thunk
 ; never returns), cold and not inlined.
@@ -286,12 +334,21 @@ alignguard.ok:
 ; CHECK-NEXT:   call void @__alignguard_fallback({{i8\*|ptr}} @site, i64 %1, i64 16, i64 0)
 ; CHECK-NEXT:   call void @fallback_const.alignguard.unaligned({{i8\*|ptr}} %0)
 ; CHECK-NEXT:   ret i32 0
+; CHECK:      define linkonce_odr hidden void @__alignguard_report_first_abort.thunk.void({{i8\*|ptr}} %0, i64 %1, i64 %2, i64 %3, i64 %4, i64 %5) unnamed_addr #[[THUNK]] comdat {
+; CHECK-NEXT:   call void @__alignguard_report_first_abort({{i8\*|ptr}} %0, i64 %1, i64 %2, i64 %3, i64 %4, i64 %5)
+; CHECK-NEXT:   unreachable
+; CHECK:      define private i32 @fallback_table.alignguard.fallback({{i8\*|ptr}} %0, {{i8\*|ptr}} %1, i64 %2, i64 %3) #[[THUNK]] {
+; CHECK-NEXT:   call void @__alignguard_fallback_first({{i8\*|ptr}} @site, i64 2, i64 %2, i64 %3, i64 0, i64 0)
+; CHECK-NEXT:   %5 = tail call i32 @fallback_table.alignguard.unaligned({{i8\*|ptr}} %0, {{i8\*|ptr}} %1)
+; CHECK-NEXT:   ret i32 %5
 ; CHECK-NOT:  define {{.*}}thunk
 ; CHECK:      attributes #[[THUNK]] = { cold noinline }
 
 declare void @__alignguard_report_abort(i8*, i64, i64, i64) cold noreturn
 declare void @__alignguard_report(i8*, i64, i64, i64) cold
 declare void @__alignguard_fallback(i8*, i64, i64, i64) cold
+declare void @__alignguard_report_first_abort(i8*, i64, i64, i64, i64, i64) cold noreturn
+declare void @__alignguard_fallback_first(i8*, i64, i64, i64, i64, i64) cold
 declare void @may_throw()
 declare i32 @__CxxFrameHandler3(...)
 

@@ -11,15 +11,20 @@
 ; RUN: %opt-ag -passes='align-guard<deferred;return=-1>,verify' -S %s | FileCheck %s --check-prefix=RET
 ; A call of the marker that align-guard did not write is an error, not a guess.
 ; RUN: not %opt-ag -passes=align-guard-expand -disable-output %S/Inputs/deferred-bad-marker.ll 2>&1 | FileCheck %s --check-prefix=BAD
+; RUN: not %opt-ag -passes=align-guard-expand -disable-output %S/Inputs/deferred-bad-table-marker.ll 2>&1 | FileCheck %s --check-prefix=BAD
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
 ; Nothing here calls @entry: its parameters keep `align` (the optimiser reads
 ; the attribute for free) until the expansion, which removes it with the
-; check in place. One marker for the place, both pointers in it.
+; check in place. One marker for the place, both pointers in it; their
+; descriptors are one table, which both name (the first check naming it is
+; its first element, the second its second: no constant expressions for
+; the passes before the expansion to take apart).
+; MARK:        @__alignguard_site{{[.0-9]*}} = private constant [2 x
 ; MARK-LABEL: define void @entry({{float\*|ptr}} align 64 %a, {{float\*|ptr}} align 32 %b)
-; MARK-NEXT:    call void @alignguard.deferred.check(i32 0) #[[READONLY:[0-9]+]] [ "alignguard.checks"({{float\*|ptr}} %a, i64 64, i64 0, i1 true, {{.*}}@__alignguard_site{{.*}}, {{float\*|ptr}} %b, i64 32, i64 0, i1 true, {{.*}}@__alignguard_site
+; MARK-NEXT:    call void @alignguard.deferred.check(i32 0) #[[READONLY:[0-9]+]] [ "alignguard.checks"({{.*}} %a, i64 64, i64 0, i1 true, {{.*}} @[[TABLE:__alignguard_site[.0-9]*]], {{.*}} %b, i64 32, i64 0, i1 true, {{.*}} @[[TABLE]]) ]
 ; MARK-NOT:     llvm.assume
 ; MARK:         ret void
 ; EXP-LABEL:  define void @entry({{float\*|ptr}} %a, {{float\*|ptr}} %b)
@@ -27,7 +32,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; EXP-NEXT:     %ag.misaligned = icmp ne i64 %ag.terms, 0
 ; EXP-NEXT:     br i1 %ag.misaligned, label %alignguard.fail, label %alignguard.ok
 ; EXP:        alignguard.fail:
-; EXP-ABORT:    call void @__alignguard_report_abort(
+; EXP-ABORT:    call void @__alignguard_report_first_abort({{.*}}@__alignguard_site{{.*}}, i64 2, i64 %ag.ptr, i64 %ag.ptr1, i64 0, i64 0)
 ; EXP-TRAP:     call void @llvm.trap()
 ; EXP-NEXT:     unreachable
 ; EXP:        alignguard.ok:

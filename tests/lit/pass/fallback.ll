@@ -21,13 +21,10 @@ define i32 @kernel(float* align 64 %a, float* align 64 %b, i64 %n) {
 ; CHECK-NEXT:    [[LOW:%.*]] = and i64 [[AB]], 63
 ; CHECK-NEXT:    [[BAD:%.*]] = icmp ne i64 [[LOW]], 0
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok, !prof
-; One cold block, one fallback call: a's arguments if a fails, else b's.
+; One cold block, one fallback call (the table hook: the runtime records a
+; if a fails, else b).
 ; CHECK:       alignguard.fail:
-; CHECK-NEXT:    [[AL:%.*]] = and i64 [[A]], 63
-; CHECK-NEXT:    [[ABAD:%.*]] = icmp ne i64 [[AL]], 0
-; CHECK-NEXT:    [[SITE:%.*]] = select i1 [[ABAD]], {{.*}}@__alignguard_site{{.*}}, {{.*}}@__alignguard_site
-; CHECK-NEXT:    [[PTR:%.*]] = select i1 [[ABAD]], i64 [[A]], i64 [[B]]
-; CHECK-NEXT:    call void @__alignguard_fallback({{i8\*|ptr}} [[SITE]], i64 [[PTR]], i64 64, i64 0)
+; CHECK-NEXT:    call void @__alignguard_fallback_first({{.*}}@__alignguard_site{{.*}}, i64 2, i64 [[A]], i64 [[B]], i64 0, i64 0)
 ; CHECK-NEXT:    [[R:%.*]] = call i32 @kernel.alignguard.unaligned({{float\*|ptr}} %a, {{float\*|ptr}} %b, i64 %n) [[NOINLINE:#[0-9]+]]
 ; CHECK-NEXT:    ret i32 [[R]]
 ; CHECK-NOT:   alignguard.culprit

@@ -12,14 +12,10 @@ target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 define i32 @k32(float* align 64 %a, float* align 64 %b) {
 ; CHECK-LABEL: define i32 @k32(
 ; CHECK:         br i1 {{%.*}}, label %alignguard.fail, label %alignguard.ok
-; One cold block: a's arguments if a fails, else b's (same alignment and
-; offset: only the descriptor and the pointer are selected).
+; One cold block, one call of the table hook (the runtime reports a if a
+; fails, else b).
 ; CHECK:       alignguard.fail:
-; CHECK-NEXT:    [[AL:%.*]] = and i64 [[A:%ag.ptr[0-9]*]], 63
-; CHECK-NEXT:    [[ABAD:%.*]] = icmp ne i64 [[AL]], 0
-; CHECK-NEXT:    [[SITE:%.*]] = select i1 [[ABAD]], {{.*}}@__alignguard_site{{.*}}, {{.*}}@__alignguard_site
-; CHECK-NEXT:    [[PTR:%.*]] = select i1 [[ABAD]], i64 [[A]], i64 %ag.ptr{{[0-9]*}}
-; CHECK-NEXT:    call void @__alignguard_report({{i8\*|ptr}} [[SITE]], i64 [[PTR]], i64 64, i64 0)
+; CHECK-NEXT:    call void @__alignguard_report_first({{.*}}@__alignguard_site{{.*}}, i64 2, i64 %ag.ptr{{[0-9]*}}, i64 %ag.ptr{{[0-9]*}}, i64 0, i64 0)
 ; CHECK-NEXT:    ret i32 -1
 ; CHECK-NOT:   alignguard.culprit
 ; CHECK:       alignguard.ok:
