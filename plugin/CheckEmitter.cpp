@@ -17,6 +17,8 @@
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
+#include <numeric>
+
 using namespace llvm;
 
 #define DEBUG_TYPE "align-guard"
@@ -66,14 +68,15 @@ struct PreparedCheck {
   Value *Guard;         ///< then, the i1 that must also hold to fail, or null
 };
 
-/// What a failure hook is called with: a one-check hook, the site
-/// descriptor, the pointer's bits, the alignment and offset (i64); a table
-/// hook, the table, the count and the place's pointers (RuntimeABI.h,
-/// HookShape). Site is null under trap and for a rerun.
+/// What a failure hook is called with: the site descriptor (one check's)
+/// or the place's table, and Rest: for a one-check hook the pointer's bits,
+/// the alignment and offset (i64), for a table hook the place's pointers
+/// and their count (hookArguments puts them in the hook's order). Site is
+/// null under trap and for a rerun.
 struct FailureCall {
   HookShape Shape;
   Value *Site;
-  SmallVector<Value *, 5> Rest;
+  SmallVector<Value *, MaxTableChecks + 1> Rest;
   DebugLoc Loc;
 };
 
@@ -324,18 +327,21 @@ SiteInfo Emitter::siteInfo(const PlannedCheck &C, const std::string &Subject,
 /// action that reports (not trap, not a rerun), 2 to MaxTableChecks
 /// checks, each by a constant power-of-two alignment of at most 64 bits,
 /// unguarded, at a constant offset. (PlaceEmitter::tableFailure tests the
-/// same of the values it is given, so a table this misjudges is only
-/// reported through its elements, one check at a time.)
+/// same of the values it is given; a table it turns down is reported
+/// through its elements, by the one-check hook.)
 static bool reportsByTable(const FailurePolicy &Policy,
                            ArrayRef<ScalarCheck> Checks) {
   if (!Policy.isTerminal() || Policy.Action == FailureAction::Trap ||
       Policy.Rerun || Checks.size() < 2 || Checks.size() > MaxTableChecks)
     return false;
   return all_of(Checks, [](const ScalarCheck &C) {
+    // In 64 bits, as the check itself (PlaceEmitter::prepare).
     auto *Alignment = dyn_cast<ConstantInt>(C.Check.Alignment);
-    return Alignment && Alignment->getValue().isPowerOf2() &&
+    auto *Offset = dyn_cast_or_null<ConstantInt>(C.Check.Offset);
+    return Alignment && Alignment->getBitWidth() <= 64 &&
+           Alignment->getValue().isPowerOf2() &&
            Alignment->getValue().getActiveBits() <= 63 && !C.Check.Guard &&
-           (!C.Check.Offset || isa<ConstantInt>(C.Check.Offset));
+           (!C.Check.Offset || (Offset && Offset->getBitWidth() <= 64));
   });
 }
 
@@ -345,7 +351,28 @@ void Emitter::makeDescriptors(const CheckSite &S, Materialized &M,
     return;
   // A recover copy takes its original's descriptors one by one (Reuse).
   if (!AsCopy && reportsByTable(S.Policy, M.Checks)) {
-    SmallVector<Constant *, 4> Table = Sites.createTable(Infos);
+    // The hook takes the pointers first (hookArguments): the function's
+    // own arguments in their order, so that each is passed on in the
+    // register it arrived in when they lead the parameter list (a kernel's
+    // buffers); the rest after them, as planned. Stable: the same module
+    // gives the same table.
+    auto ArgNo = [](const ScalarCheck &C) {
+      auto *A = dyn_cast<Argument>(C.Check.Pointer->stripPointerCasts());
+      return A ? A->getArgNo() : ~0u;
+    };
+    SmallVector<unsigned, MaxTableChecks> Order(M.Checks.size());
+    std::iota(Order.begin(), Order.end(), 0u);
+    std::stable_sort(Order.begin(), Order.end(), [&](unsigned L, unsigned R) {
+      return ArgNo(M.Checks[L]) < ArgNo(M.Checks[R]);
+    });
+    std::vector<ScalarCheck> Checks;
+    std::vector<SiteInfo> Ordered;
+    for (unsigned I : Order) {
+      Checks.push_back(M.Checks[I]);
+      Ordered.push_back(Infos[I]);
+    }
+    M.Checks = std::move(Checks);
+    SmallVector<Constant *, 4> Table = Sites.createTable(Ordered);
     for (size_t I = 0; I != M.Checks.size(); ++I)
       M.Checks[I].Check.Site = Table[I];
     return;
@@ -498,13 +525,12 @@ PlaceEmitter::tableFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared) {
         E->Offset != (Offset ? Offset->getSExtValue() : 0))
       return std::nullopt;
   }
-  FailureCall Call{HookShape::Table,
-                   Prepared.front().C->Site,
-                   {FB.getInt64(Prepared.size())},
-                   Prepared.front().Loc};
+  FailureCall Call{
+      HookShape::Table, Prepared.front().C->Site, {}, Prepared.front().Loc};
   for (size_t I = 0; I != MaxTableChecks; ++I)
     Call.Rest.push_back(I < Prepared.size() ? Prepared[I].PtrBits
                                             : FB.getInt64(0));
+  Call.Rest.push_back(FB.getInt64(Prepared.size()));
   return Call;
 }
 
@@ -546,8 +572,7 @@ void PlaceEmitter::emitFailure(Instruction *Term, const FailureCall &FC) {
                     : Policy.Action == FailureAction::Fallback
                         ? HookKind::Fallback
                         : HookKind::Report;
-    SmallVector<Value *, 6> Args{FC.Site};
-    Args.append(FC.Rest.begin(), FC.Rest.end());
+    SmallVector<Value *, 6> Args = hookArguments(FC.Shape, FC.Site, FC.Rest);
     CallInst *Call = FB.CreateCall(
         getHook(*F.getParent(), Kind, FC.Site->getType(), FC.Shape), Args,
         Bundles);

@@ -169,8 +169,24 @@ static FunctionType *hookType(LLVMContext &Ctx, Type *SitePtrTy,
   Type *I64 = Type::getInt64Ty(Ctx);
   SmallVector<Type *, 6> Params{SitePtrTy, I64, I64, I64};
   if (Shape == HookShape::Table)
-    Params.append(2, I64);
+    Params = {I64, I64, I64, I64, SitePtrTy, I64};
   return FunctionType::get(Type::getVoidTy(Ctx), Params, /*isVarArg=*/false);
+}
+
+SmallVector<Value *, 6> hookArguments(HookShape Shape, Value *Site,
+                                      ArrayRef<Value *> Rest) {
+  SmallVector<Value *, 6> Args;
+  if (Shape == HookShape::OneCheck) {
+    assert(Rest.size() == 3 && "pointer, alignment, offset");
+    Args.push_back(Site);
+    Args.append(Rest.begin(), Rest.end());
+  } else {
+    assert(Rest.size() == MaxTableChecks + 1 && "the pointers, the count");
+    Args.append(Rest.begin(), Rest.end() - 1);
+    Args.push_back(Site);
+    Args.push_back(Rest.back());
+  }
+  return Args;
 }
 
 namespace {
@@ -183,7 +199,7 @@ struct HookEntry {
 constexpr const char *OneCheckCType =
     "void(const alignguard_site *, uint64_t, uint64_t, int64_t)";
 constexpr const char *TableCType =
-    "void(const alignguard_site *, uint64_t, uint64_t, uint64_t, uint64_t, "
+    "void(uint64_t, uint64_t, uint64_t, uint64_t, const alignguard_site *, "
     "uint64_t)";
 /// In the order align-guard-cold-exits makes their thunks.
 const HookEntry Hooks[] = {

@@ -42,12 +42,21 @@ inline constexpr const char *FallbackHookName = "__alignguard_fallback";
 enum class HookKind { Report, Abort, Fallback };
 
 /// How a hook is called: with one check's descriptor, pointer, alignment
-/// and offset (`void (ptr, i64, i64, i64)`), or with a table of a place's
-/// 2 to MaxTableChecks descriptors, their count and the place's pointers,
-/// 0 past the count (`void (ptr, i64, i64, i64, i64, i64)`): the runtime
-/// finds the first that fails (`__alignguard_report_first`, ...).
+/// and offset (`void (ptr, i64, i64, i64)`), or with a place's pointers,
+/// 0 past the count, then a table of its 2 to MaxTableChecks descriptors
+/// and their count (`void (i64, i64, i64, i64, ptr, i64)`): the runtime
+/// finds the first that fails (`__alignguard_report_first`, ...). The
+/// pointers come first so that they are passed in the registers a kernel's
+/// own pointer arguments arrive in: the hot path need not move them.
 enum class HookShape { OneCheck, Table };
 inline constexpr unsigned MaxTableChecks = 4;
+
+/// A hook call's arguments, in its parameters' order, from the descriptor
+/// (or table) and Rest: for OneCheck the pointer, alignment and offset; for
+/// Table the MaxTableChecks pointers (0 past the count), then the count.
+llvm::SmallVector<llvm::Value *, 6>
+hookArguments(HookShape Shape, llvm::Value *Site,
+              llvm::ArrayRef<llvm::Value *> Rest);
 
 /// The name of the hook of Kind and Shape.
 llvm::StringRef hookName(HookKind Kind, HookShape Shape);

@@ -595,38 +595,38 @@ typedef void (*one_check_hook)(const alignguard_site *, uint64_t, uint64_t,
                                int64_t);
 
 /// A table hook: the one-check hook, for the first that fails.
-static void report_first(one_check_hook hook, const alignguard_site *sites,
-                         uint64_t count, uint64_t address0, uint64_t address1,
-                         uint64_t address2, uint64_t address3) {
+static void report_first(one_check_hook hook, uint64_t address0,
+                         uint64_t address1, uint64_t address2,
+                         uint64_t address3, const alignguard_site *sites,
+                         uint64_t count) {
   const uint64_t addresses[4] = {address0, address1, address2, address3};
   size_t i = first_failing(sites, count, addresses);
   hook(&sites[i], addresses[i], sites[i].alignment, (int64_t)sites[i].offset);
 }
 
-AG_API void __alignguard_report_first(const alignguard_site *sites,
-                                      uint64_t count, uint64_t address0,
-                                      uint64_t address1, uint64_t address2,
-                                      uint64_t address3) {
-  report_first(__alignguard_report, sites, count, address0, address1, address2,
-               address3);
+AG_API void __alignguard_report_first(uint64_t address0, uint64_t address1,
+                                      uint64_t address2, uint64_t address3,
+                                      const alignguard_site *sites,
+                                      uint64_t count) {
+  report_first(__alignguard_report, address0, address1, address2, address3,
+               sites, count);
 }
 
-AG_API void __alignguard_report_first_abort(const alignguard_site *sites,
-                                            uint64_t count, uint64_t address0,
-                                            uint64_t address1,
-                                            uint64_t address2,
-                                            uint64_t address3) {
-  report_first(__alignguard_report_abort, sites, count, address0, address1,
-               address2, address3);
+AG_API void
+__alignguard_report_first_abort(uint64_t address0, uint64_t address1,
+                                uint64_t address2, uint64_t address3,
+                                const alignguard_site *sites, uint64_t count) {
+  report_first(__alignguard_report_abort, address0, address1, address2,
+               address3, sites, count);
   abort(); /* not reached: the hook aborts */
 }
 
-AG_API void __alignguard_fallback_first(const alignguard_site *sites,
-                                        uint64_t count, uint64_t address0,
-                                        uint64_t address1, uint64_t address2,
-                                        uint64_t address3) {
-  report_first(__alignguard_fallback, sites, count, address0, address1,
-               address2, address3);
+AG_API void __alignguard_fallback_first(uint64_t address0, uint64_t address1,
+                                        uint64_t address2, uint64_t address3,
+                                        const alignguard_site *sites,
+                                        uint64_t count) {
+  report_first(__alignguard_fallback, address0, address1, address2, address3,
+               sites, count);
 }
 
 /// The pair is stored as two atomics: a report racing with a change may call

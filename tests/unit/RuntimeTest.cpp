@@ -717,13 +717,13 @@ TEST(RuntimeTable, ReportsTheFirstMisalignedPointerWithItsDescriptor) {
     Recorder R;
     alignguard_set_handler(record, &R);
     // out aligned; in 8 bytes past (in - 16) % 32; w misaligned too: in.
-    __alignguard_report_first(PlaceTable, 3, 0x1000, 0x2018, 0x3004, 0);
+    __alignguard_report_first(0x1000, 0x2018, 0x3004, 0, PlaceTable, 3);
     say(R.Last);
     // All three misaligned: out, the first.
-    __alignguard_report_first(PlaceTable, 3, 0x1020, 0x2018, 0x3004, 0);
+    __alignguard_report_first(0x1020, 0x2018, 0x3004, 0, PlaceTable, 3);
     say(R.Last);
     // in again: deduplicated by its element's address.
-    __alignguard_report_first(PlaceTable, 3, 0x1000, 0x2000, 0x3000, 0);
+    __alignguard_report_first(0x1000, 0x2000, 0x3000, 0, PlaceTable, 3);
     say("calls=" + std::to_string(R.Calls.load()) +
         " counted=" + std::to_string(alignguard_violation_count()));
   };
@@ -747,7 +747,7 @@ TEST(RuntimeTable, NoneMisalignedReportsTheLast) {
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(record, &R);
-    __alignguard_report_first(PlaceTable, 2, 0x1000, 0x2010, 0x3004, 0);
+    __alignguard_report_first(0x1000, 0x2010, 0x3004, 0, PlaceTable, 2);
     say(R.Last);
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
@@ -761,8 +761,8 @@ TEST(RuntimeTable, AbortReportsTheFirstAndAborts) {
   freshProcess();
   EXPECT_EXIT(inChild(nullptr,
                       [] {
-                        __alignguard_report_first_abort(PlaceTable, 3, 0x1000,
-                                                        0x2010, 0x3008, 0);
+                        __alignguard_report_first_abort(0x1000, 0x2010, 0x3008,
+                                                        0, PlaceTable, 3);
                       }),
               ::testing::KilledBySignal(SIGABRT),
               exactly("alignguard: k: w = 0x3008 is 8-byte aligned, not "
@@ -773,7 +773,7 @@ TEST(RuntimeTable, AbortReportsTheFirstAndAborts) {
 TEST(RuntimeTable, FallbackCountsAndReportsTheFirst) {
   freshProcess();
   auto Body = [] {
-    __alignguard_fallback_first(PlaceTable, 3, 0x1004, 0x2000, 0x3000, 0);
+    __alignguard_fallback_first(0x1004, 0x2000, 0x3000, 0, PlaceTable, 3);
     say("fallbacks=" + std::to_string(alignguard_fallback_count()) +
         " violations=" + std::to_string(alignguard_violation_count()));
   };

@@ -129,24 +129,25 @@ void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
 
 /* One call for a place that tests 2 to 4 pointers under abort, return=N or
  * fallback (the pass emits these where every pointer's alignment is a
- * constant power of two with a constant offset): `sites` is a table of
- * `count` descriptors (version 2 or later), one per pointer, in the order
- * the place tests them, and addresses[i] is the i-th pointer (0 past
- * `count`). Each reports the first pointer whose `address - offset` is not a
- * multiple of its descriptor's `alignment` (the last one when none is) exactly
- * as the single-pointer hook would, with its descriptor, alignment and offset:
- * instrumented code then needs no code to find the failing pointer. */
-void __alignguard_report_first(const alignguard_site *sites, uint64_t count,
-                               uint64_t address0, uint64_t address1,
-                               uint64_t address2, uint64_t address3);
-void __alignguard_report_first_abort(const alignguard_site *sites,
-                                     uint64_t count, uint64_t address0,
-                                     uint64_t address1, uint64_t address2,
-                                     uint64_t address3)
-    __attribute__((noreturn));
-void __alignguard_fallback_first(const alignguard_site *sites, uint64_t count,
-                                 uint64_t address0, uint64_t address1,
-                                 uint64_t address2, uint64_t address3);
+ * constant power of two with a constant offset): address0..address3 are the
+ * pointers, in the order the place tests them (0 past `count`), and `sites`
+ * is a table of `count` descriptors (version 2 or later), one per pointer.
+ * Each reports the first pointer whose `address - offset` is not a multiple
+ * of its descriptor's `alignment` (the last one when none is) exactly as the
+ * single-pointer hook would, with its descriptor, alignment and offset:
+ * instrumented code then needs no code to find the failing pointer. The
+ * pointers come first so that a kernel's own pointer arguments are passed on
+ * in the registers they arrived in. */
+void __alignguard_report_first(uint64_t address0, uint64_t address1,
+                               uint64_t address2, uint64_t address3,
+                               const alignguard_site *sites, uint64_t count);
+void __alignguard_report_first_abort(uint64_t address0, uint64_t address1,
+                                     uint64_t address2, uint64_t address3,
+                                     const alignguard_site *sites,
+                                     uint64_t count) __attribute__((noreturn));
+void __alignguard_fallback_first(uint64_t address0, uint64_t address1,
+                                 uint64_t address2, uint64_t address3,
+                                 const alignguard_site *sites, uint64_t count);
 
 /* Installs `fn` (NULL restores the default: write the line to the log).
  * The handler runs instead of the default output, once per reported
