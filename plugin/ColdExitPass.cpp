@@ -513,6 +513,26 @@ bool Rewriter::run() {
 
 } // namespace
 
+bool isColdExit(const BasicBlock &BB) {
+  auto *Leave = const_cast<Instruction *>(BB.getTerminator());
+  Value *Returned = nullptr;
+  if (!Leave || !returnsAt(Leave, Returned))
+    return false;
+  const Instruction *Prev = Leave->getPrevNode();
+  while (Prev && Prev->isDebugOrPseudoInst())
+    Prev = Prev->getPrevNode();
+  auto *Call = dyn_cast_or_null<CallInst>(Prev);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || !Call->isTailCall() || (Returned && Returned != Call))
+    return false;
+  // A thunk this pass made, or recover's rerun of the call in the
+  // function's recover copy, which needs no thunk when it ends the function.
+  if (isNoSanitize(*Call) && Callee->hasFnAttribute(Attribute::Cold))
+    return true;
+  return isRecoverCopy(*Callee) && !Callee->isDeclaration() &&
+         sourceFunctionName(*Callee) == BB.getParent()->getName();
+}
+
 PreservedAnalyses ColdExitPass::run(Module &M, ModuleAnalysisManager &) {
   return Rewriter(M).run() ? PreservedAnalyses::none()
                            : PreservedAnalyses::all();

@@ -65,7 +65,17 @@
 
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class BasicBlock;
+} // namespace llvm
+
 namespace alignguard {
+
+/// Whether BB is a failing side that leaves by a tail call: it ends in a
+/// tail call of a cold thunk this pass made, marked as align-guard's, or of
+/// its function's recover copy (recover's rerun), and the `ret` of its
+/// result (or a branch to a block that returns it).
+bool isColdExit(const llvm::BasicBlock &BB);
 
 class ColdExitPass : public llvm::PassInfoMixin<ColdExitPass> {
 public:

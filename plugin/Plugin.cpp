@@ -27,7 +27,9 @@
 //     (DeferredChecks.h): each marker becomes its branch; then
 //     `align-guard-cold-exits` (ColdExitPass.h): the failing sides that
 //     leave the function do so by a tail call, so that the aligned path sets
-//     up no frame for them.
+//     up no frame for them; then `align-guard-outline-body`
+//     (OutlineBodyPass.h): a function whose entry is only a check gets its
+//     body in a function of its own, compiled as the unchecked one.
 //
 //   opt -load-pass-plugin=AlignGuard.so -passes='align-guard<recover>' in.ll
 //   ALIGNGUARD_PIPELINE='align-guard<trap>' clang -O2 -fpass-plugin=... k.c
@@ -42,6 +44,7 @@
 #include "DeferredChecks.h"
 #include "Diagnostics.h"
 #include "Options.h"
+#include "OutlineBodyPass.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -125,6 +128,10 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM) {
   }
   if (Name == "align-guard-cold-exits") {
     MPM.addPass(ColdExitPass());
+    return true;
+  }
+  if (Name == "align-guard-outline-body") {
+    MPM.addPass(OutlineBodyPass());
     return true;
   }
   if (Name == "align-guard-expand") {
@@ -218,12 +225,15 @@ void registerCallbacks(PassBuilder &PB) {
   // Last (registered after the accesses-only run, which LLVM 14 also
   // adds at optimizer-last): the deferred places become their branches
   // (DeferredChecks.h), then the failing sides' calls become tail calls
-  // (ColdExitPass.h). The callback's parameters differ between LLVM majors.
+  // (ColdExitPass.h), then the bodies behind an entry's check go into
+  // functions of their own (OutlineBodyPass.h). The callback's parameters
+  // differ between LLVM majors.
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, auto &&...) {
     if (ParsingEnv)
       return;
     MPM.addPass(ExpandChecksPass());
     MPM.addPass(ColdExitPass());
+    MPM.addPass(OutlineBodyPass());
   });
 }
 

@@ -18,17 +18,18 @@ using namespace llvm;
 
 namespace alignguard {
 
-/// The name of the function F is a recover copy of (`k` for
-/// `k.alignguard.recover` and for a later run's `k.alignguard.recover.1`);
-/// empty when F is none.
-static StringRef copiedFrom(const Function &F) {
+/// The name of the function F was made from, with a name of that name and
+/// Suffix (`k` for `k.alignguard.recover` and for a later run's
+/// `k.alignguard.recover.1`); empty when F is none.
+static StringRef copiedFrom(const Function &F,
+                            StringRef Suffix = RecoverSuffix) {
   if (!F.hasLocalLinkage())
     return "";
   StringRef Name = F.getName();
-  size_t At = Name.rfind(RecoverSuffix);
+  size_t At = Name.rfind(Suffix);
   if (At == StringRef::npos || At == 0)
     return "";
-  StringRef Rest = Name.substr(At + StringRef(RecoverSuffix).size());
+  StringRef Rest = Name.substr(At + Suffix.size());
   if (!Rest.empty() && !(Rest.consume_front(".") && !Rest.empty() &&
                          all_of(Rest, [](char C) { return isDigit(C); })))
     return "";
@@ -39,6 +40,8 @@ bool isRecoverCopy(const Function &F) { return !copiedFrom(F).empty(); }
 
 StringRef sourceFunctionName(const Function &F) {
   StringRef Original = copiedFrom(F);
+  if (Original.empty())
+    Original = copiedFrom(F, BodySuffix);
   return Original.empty() ? F.getName() : Original;
 }
 

@@ -35,8 +35,12 @@ namespace alignguard {
 /// The suffix of a recover copy's name (UnalignedCopies.h).
 inline constexpr const char *RecoverSuffix = ".alignguard.recover";
 
-/// The name reports give F's function (mangled): a recover copy's is its
-/// original's.
+/// The suffix of the function that holds a checked function's body
+/// (OutlineBodyPass.h).
+inline constexpr const char *BodySuffix = ".alignguard.body";
+
+/// The name reports give F's function (mangled): a recover copy's, and an
+/// outlined body's, is its original's.
 llvm::StringRef sourceFunctionName(const llvm::Function &F);
 
 /// True when F is a recover copy align-guard made: its promises are its

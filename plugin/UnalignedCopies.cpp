@@ -147,9 +147,8 @@ void UnalignedCopies::stripPromises(Function &Copy) {
     I->eraseFromParent();
 }
 
-/// A module-internal copy of F named F's name and Suffix, no entry point.
-static Function *cloneInternal(Function &F, StringRef Suffix) {
-  ValueToValueMapTy VMap;
+Function *cloneInternal(Function &F, StringRef Suffix,
+                        ValueToValueMapTy &VMap) {
   Function *Copy = CloneFunction(&F, VMap);
   Copy->setName(F.getName() + Suffix);
   Copy->setLinkage(GlobalValue::InternalLinkage);
@@ -161,7 +160,8 @@ static Function *cloneInternal(Function &F, StringRef Suffix) {
 }
 
 Function *makeRecoverCopy(Function &F) {
-  Function *Copy = cloneInternal(F, RecoverSuffix);
+  ValueToValueMapTy VMap;
+  Function *Copy = cloneInternal(F, RecoverSuffix, VMap);
   // Right after F, where a reader of the IR looks for it.
   Copy->removeFromParent();
   F.getParent()->getFunctionList().insertAfter(F.getIterator(), Copy);
@@ -183,7 +183,8 @@ Function *UnalignedCopies::getOrCreate(Function &F) {
         Earlier->hasFnAttribute(NoAlignGuardAttr) &&
         Earlier->getFunctionType() == F.getFunctionType())
       return Copies[&F] = Earlier;
-  Function *Copy = cloneInternal(F, UnalignedSuffix);
+  ValueToValueMapTy VMap;
+  Function *Copy = cloneInternal(F, UnalignedSuffix, VMap);
   // The copy is the unchecked slow path: align-guard leaves it alone.
   Copy->addFnAttr(NoAlignGuardAttr);
   Copies[&F] = Copy; // before stripping: recursive calls find the copy

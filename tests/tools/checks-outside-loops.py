@@ -18,6 +18,9 @@ and for a block in a loop to call an AlignGuard hook
 (`@__alignguard_report*`, `@__alignguard_fallback`; in recover mode the
 fail block rejoins the code, so it is on the cycle too).
 
+A function's body that align-guard-outline-body moved into
+`NAME.alignguard.body` counts as the function's.
+
 Prints one line per function, for FileCheck:
 
   NAME: B blocks, L in loops; C checks, K in loops; loop accesses: G guarded (H hoisted, I in-loop), U unguarded
@@ -42,6 +45,7 @@ GUARDED = re.compile(r'!alignguard\.guarded (![0-9]+)')
 METADATA = re.compile(r'^(![0-9]+) = (?:distinct )?!\{!"([^"]*)"\}')
 VECTOR_ACCESS = re.compile(r'^\s*(?:%\S+ = )?(?:load|store) <\d+ x (i\d+|half|bfloat|float|double)>.*, align (\d+)')
 ELEMENT_BYTES = {"half": 2, "bfloat": 2, "float": 4, "double": 8}
+BODY_SUFFIX = ".alignguard.body"
 
 
 def unquote(name):
@@ -137,45 +141,51 @@ def main():
             print("error: %s: no such function in %s" % (name, args.ir))
             status = 1
             continue
-        blocks = defs[name]
-        succ = {lab: [unquote(t) for line in body for t in LABEL_USE.findall(line)]
-                for lab, body in blocks}
-        loops = cyclic_blocks(succ)
-        checks, in_loops, errors = 0, 0, []
+        # A checked function's body may be a function of its own
+        # (plugin/OutlineBodyPass.h): its blocks are the function's too.
+        parts = [defs[name]] + ([defs[name + BODY_SUFFIX]]
+                                if name + BODY_SUFFIX in defs else [])
+        n_blocks, n_loops, checks, in_loops, errors = 0, 0, 0, 0, []
         guarded = {"hoisted": 0, "in-loop": 0}
         other_guarded, unguarded = 0, 0
-        for lab, body in blocks:
-            to_fail = [t for t in succ[lab] if t.startswith("alignguard.fail")]
-            if to_fail:
-                checks += 1
-            if lab not in loops:
-                continue
-            if to_fail:
-                in_loops += 1
-                errors.append("error: %s: check in a loop: block %%%s branches to %%%s"
-                              % (name, lab, ", %".join(to_fail)))
-            for line in body:
-                if HOOK_CALL.search(line):
-                    errors.append("error: %s: check in a loop: block %%%s calls %s"
-                                  % (name, lab, line.strip()))
-            for line in body:
-                g = GUARDED.search(line)
-                if g:
-                    kind = placement.get(g.group(1))
-                    if kind in guarded:
-                        guarded[kind] += 1
-                    else:
-                        other_guarded += 1
+        for blocks in parts:
+            succ = {lab: [unquote(t) for line in body for t in LABEL_USE.findall(line)]
+                    for lab, body in blocks}
+            loops = cyclic_blocks(succ)
+            n_blocks += len(blocks)
+            n_loops += len(loops)
+            for lab, body in blocks:
+                to_fail = [t for t in succ[lab] if t.startswith("alignguard.fail")]
+                if to_fail:
+                    checks += 1
+                if lab not in loops:
                     continue
-                v = VECTOR_ACCESS.match(line)
-                if v:
-                    elem = v.group(1)
-                    size = ELEMENT_BYTES.get(elem) or max(1, int(elem[1:]) // 8)
-                    if int(v.group(2)) > size:
-                        unguarded += 1
+                if to_fail:
+                    in_loops += 1
+                    errors.append("error: %s: check in a loop: block %%%s branches to %%%s"
+                                  % (name, lab, ", %".join(to_fail)))
+                for line in body:
+                    if HOOK_CALL.search(line):
+                        errors.append("error: %s: check in a loop: block %%%s calls %s"
+                                      % (name, lab, line.strip()))
+                for line in body:
+                    g = GUARDED.search(line)
+                    if g:
+                        kind = placement.get(g.group(1))
+                        if kind in guarded:
+                            guarded[kind] += 1
+                        else:
+                            other_guarded += 1
+                        continue
+                    v = VECTOR_ACCESS.match(line)
+                    if v:
+                        elem = v.group(1)
+                        size = ELEMENT_BYTES.get(elem) or max(1, int(elem[1:]) // 8)
+                        if int(v.group(2)) > size:
+                            unguarded += 1
         print("%s: %d blocks, %d in loops; %d checks, %d in loops; loop accesses: "
               "%d guarded (%d hoisted, %d in-loop), %d unguarded"
-              % (name, len(blocks), len(loops), checks, in_loops,
+              % (name, n_blocks, n_loops, checks, in_loops,
                  guarded["hoisted"] + guarded["in-loop"] + other_guarded,
                  guarded["hoisted"], guarded["in-loop"], unguarded))
         for e in errors:

@@ -21,7 +21,12 @@ ALIGNED_MOVES = re.compile(r"^v?mov(aps|apd|dqa|dqa32|dqa64|ntps|ntpd|ntdq)$")
 PACKED_OP = re.compile(r"^(add|sub|mul|div|min|max|and|or|xor)p[sd]$")
 
 
-def function_body(lines, name):
+# The function align-guard-outline-body moves a checked function's body
+# into (plugin/OutlineBodyPass.h): its code is the function's too.
+BODY_SUFFIX = ".alignguard.body"
+
+
+def one_function(lines, name):
     body, inside = [], False
     for line in lines:
         stripped = line.strip()
@@ -32,6 +37,12 @@ def function_body(lines, name):
             if stripped.startswith(".Lfunc_end") or stripped == ".cfi_endproc":
                 break
             body.append(stripped)
+    return body
+
+
+def function_body(lines, name):
+    """The function's instructions, and its outlined body's after them."""
+    body = one_function(lines, name) + one_function(lines, name + BODY_SUFFIX)
     if not body:
         sys.exit("error: function '%s' not found" % name)
     return body

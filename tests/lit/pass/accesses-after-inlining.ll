@@ -38,12 +38,14 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; PIPE-O0:      align-guard<abort;accesses;accesses-only;deferred>
 ; PIPE-O0:      align-guard-expand
 ; PIPE-O0-NEXT: align-guard-cold-exits
+; PIPE-O0-NEXT: align-guard-outline-body
 ; PIPE-O2:      align-guard<abort;accesses;deferred>
 ; PIPE-O2:      inline
 ; PIPE-O2:      align-guard<abort;accesses;accesses-only;deferred>
 ; PIPE-O2-NOT:  align-guard<
 ; PIPE-O2:      align-guard-expand
 ; PIPE-O2-NEXT: align-guard-cold-exits
+; PIPE-O2-NEXT: align-guard-outline-body
 ; PIPE-O2-NOT:  align-guard
 ; PIPE-TWO:     align-guard<trap;accesses;deferred>
 ; PIPE-TWO-NEXT: align-guard-audit<table>
@@ -51,6 +53,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; PIPE-TWO-NOT: align-guard<
 ; PIPE-TWO:     align-guard-expand
 ; PIPE-TWO-NEXT: align-guard-cold-exits
+; PIPE-TWO-NEXT: align-guard-outline-body
 ; PIPE-TWO-NOT: align-guard
 
 ; BOTH-LABEL: define {{.*}}void @k(

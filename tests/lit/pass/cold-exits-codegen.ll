@@ -66,7 +66,7 @@ done:
 ; CHECK-NEXT:      mov{{[lq]}} %{{[er]}}{{si|di}}, %{{[er]}}ax
 ; CHECK-NEXT:      or{{[lq]}} %{{[er]}}{{di|si}}, %{{[er]}}ax
 ; CHECK-NEXT:      test{{[bl]}} $63, %{{al|eax}}
-; CHECK-NEXT:      jne
+; CHECK-NEXT:      j{{n?e}}
 ; CHECK:         .size both64,
 define i32 @both64(float* %y, float* %x, i64 %n) "alignguard-entry" {
 entry:
