@@ -15,6 +15,7 @@
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
@@ -132,6 +133,23 @@ void forEachDebugVariable(llvm::Function &F, CallbackT Fn) {
         Fn(Loc, DVR.getVariable());
 #endif
   }
+}
+
+/// Drops the debug records attached to I (LLVM 19 on; before, debug
+/// information is intrinsics, which are instructions of their own).
+inline void dropDebugRecords(llvm::Instruction &I) {
+#if LLVM_VERSION_MAJOR >= 19
+  I.dropDbgRecords();
+#else
+  (void)I;
+#endif
+}
+
+/// Empties a temporary subprogram's retained nodes (its local variables and
+/// labels): operand 7 on every major from 14 to 22 (getRawRetainedNodes);
+/// replaceRetainedNodes is not on all of them.
+inline void clearRetainedNodes(llvm::TempDISubprogram &SP) {
+  SP->replaceOperandWith(7, nullptr);
 }
 
 /// Builds a copy of CI with other bundles, just before CI (insertion by

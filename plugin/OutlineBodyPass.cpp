@@ -4,10 +4,12 @@
 
 #include "ColdExitPass.h"
 #include "Compat.h"
+#include "EntryPoints.h"
 #include "GuardMetadata.h"
 #include "SubjectNames.h"
-#include "UnalignedCopies.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -70,7 +72,7 @@ BasicBlock *checkedEntry(Function &F, BasicBlock *&Body) {
     BasicBlock *Fail = Br->getSuccessor(Cold);
     BasicBlock *Rest = Br->getSuccessor(1 - Cold);
     if (Fail != Rest && Rest != &Entry && Fail->getSinglePredecessor() &&
-        isColdExit(*Fail)) {
+        !isa<PHINode>(Fail->front()) && isColdExit(*Fail)) {
       Body = Rest;
       return Fail;
     }
@@ -112,84 +114,151 @@ bool hasLoop(const Function &F) {
   return !BackEdges.empty();
 }
 
-/// A copy of F that is F's body alone: its entry goes to Rest's copy.
-Function *makeBody(Function &F, BasicBlock &Rest) {
-  ValueToValueMapTy VMap;
-  Function *Body = cloneInternal(F, BodySuffix, VMap);
-  // Discarded with F's group when the linker picks another copy of F.
-  Body->setComdat(F.getComdat());
-  Body->removeFromParent();
-  F.getParent()->getFunctionList().insertAfter(F.getIterator(), Body);
-
-  BasicBlock &Entry = Body->getEntryBlock();
-  auto *Check = cast<BranchInst>(Entry.getTerminator());
-  auto *BodyRest = cast<BasicBlock>(VMap[&Rest]);
-  for (BasicBlock *Succ : successors(&Entry))
-    if (Succ != BodyRest)
-      Succ->removePredecessor(&Entry);
-  IRBuilder<> B(Check);
-  B.CreateBr(BodyRest)->setDebugLoc(Check->getDebugLoc());
-  Check->eraseFromParent();
-  removeUnreachableBlocks(*Body);
-  // The check's computations, which nothing uses now.
-  for (Instruction &I : make_early_inc_range(reverse(Entry)))
-    if (isInstructionTriviallyDead(&I))
-      I.eraseFromParent();
-  MergeBlockIntoPredecessor(BodyRest);
-  return Body;
+/// L in Into's own scope: a location of the function Into was split from
+/// (in a lexical block, or inlined there) becomes the line and column of
+/// the call or statement of that function it is part of.
+DebugLoc inScope(const DebugLoc &L, DISubprogram *Into) {
+  if (!L || !Into)
+    return DebugLoc();
+  DILocation *Outer = L.get();
+  while (DILocation *At = Outer->getInlinedAt())
+    Outer = At;
+  return DILocation::get(Into->getContext(), Outer->getLine(),
+                         Outer->getColumn(), Into);
 }
 
-/// F's aligned side becomes a tail call of Body with F's own arguments.
-void callBody(Function &F, BasicBlock &Rest, Function &Body) {
+/// Moves F's check into a new function that takes F's place (its name, its
+/// linkage, every use of it) and ends in a tail call of F, which is then
+/// the body alone, internal and named for it: the instructions of the body,
+/// the bulk of the function, stay where they are (cheap even on modules of
+/// thousands of kernels), and only the entry and the failing side are
+/// copied. Returns the new function.
+Function *splitEntry(Function &F, BasicBlock &Fail, BasicBlock &Rest) {
   LLVMContext &Ctx = F.getContext();
+  Module &M = *F.getParent();
   BasicBlock &Entry = F.getEntryBlock();
-  auto *Check = cast<BranchInst>(Entry.getTerminator());
-  BasicBlock *Aligned =
-      BasicBlock::Create(Ctx, "alignguard.aligned", &F, &Rest);
-  IRBuilder<> B(Aligned);
+  std::string Name = F.getName().str();
+  F.setName(Name + BodySuffix);
+  Function *Check = Function::Create(F.getFunctionType(), F.getLinkage(),
+                                     F.getAddressSpace(), Name);
+  M.getFunctionList().insert(F.getIterator(), Check);
+  Check->copyAttributesFrom(&F);
+  Check->setComdat(F.getComdat());
+  if (Check->hasPersonalityFn())
+    Check->setPersonalityFn(nullptr);
+  // What the symbol carries (CFI's !type, an entry count, ...), not the
+  // body's debug information.
+  SmallVector<std::pair<unsigned, MDNode *>, 4> MDs;
+  F.getAllMetadata(MDs);
+  for (auto [Kind, MD] : MDs)
+    if (Kind != LLVMContext::MD_dbg) {
+      Check->setMetadata(Kind, MD);
+      if (Kind != LLVMContext::MD_prof)
+        F.setMetadata(Kind, nullptr);
+    }
+  DISubprogram *SP = nullptr;
+  if (DISubprogram *BodySP = F.getSubprogram()) {
+    TempDISubprogram Copy = BodySP->clone();
+    compat::clearRetainedNodes(Copy);
+    SP = MDNode::replaceWithDistinct(std::move(Copy));
+    Check->setSubprogram(SP);
+  }
+  F.replaceAllUsesWith(Check);
+
+  // The check and the failing side, copied; debug intrinsics left out
+  // (their variables are the body's). Their operands are F's arguments,
+  // their own instructions and constants: a map of those is all a copy
+  // needs (a ValueMapper per instruction costs more than the copy).
+  SmallDenseMap<Value *, Value *, 32> Map;
+  for (auto [From, To] : zip(F.args(), Check->args())) {
+    To.setName(From.getName());
+    Map[&From] = &To;
+  }
+  BasicBlock *CheckBB = BasicBlock::Create(Ctx, Entry.getName(), Check);
+  BasicBlock *FailBB = BasicBlock::Create(Ctx, Fail.getName(), Check);
+  BasicBlock *Aligned = BasicBlock::Create(Ctx, "alignguard.aligned", Check);
+  Map[&Fail] = FailBB;
+  Map[&Rest] = Aligned;
+  auto CopyInto = [&](BasicBlock &From, BasicBlock &To, bool WithTerminator) {
+    IRBuilder<> At(&To);
+    for (Instruction &I : From) {
+      if (I.isDebugOrPseudoInst() || (I.isTerminator() && !WithTerminator))
+        continue;
+      Instruction *Copy = I.clone();
+      compat::dropDebugRecords(*Copy);
+      At.Insert(Copy);
+      Copy->setName(I.getName());
+      Copy->setDebugLoc(inScope(I.getDebugLoc(), SP));
+      for (Use &Op : Copy->operands()) {
+        auto Known = Map.find(Op.get());
+        if (Known != Map.end())
+          Op.set(Known->second);
+      }
+      Map[&I] = Copy;
+    }
+  };
+  CopyInto(Entry, *CheckBB, true);
+  CopyInto(Fail, *FailBB, false);
+  auto *Exit = cast<CallInst>(&*std::prev(FailBB->end()));
+  IRBuilder<> B(FailBB);
+  B.SetCurrentDebugLocation(Exit->getDebugLoc());
+  if (F.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Exit);
+
+  B.SetInsertPoint(Aligned);
+  DebugLoc Loc = CheckBB->getTerminator()->getDebugLoc();
+  if (!Loc && SP)
+    Loc = DILocation::get(Ctx, SP->getScopeLine(), 0, SP);
+  B.SetCurrentDebugLocation(Loc);
   SmallVector<Value *, 8> Args;
-  for (Argument &A : F.args())
+  for (Argument &A : Check->args())
     Args.push_back(&A);
-  CallInst *Call = B.CreateCall(&Body, Args);
+  CallInst *Call = B.CreateCall(&F, Args);
   Call->setTailCallKind(CallInst::TCK_Tail);
   Call->setCallingConv(F.getCallingConv());
   Call->setAttributes(F.getAttributes().removeFnAttributes(Ctx));
-  DebugLoc Loc = Check->getDebugLoc();
-  if (!Loc)
-    if (DISubprogram *SP = F.getSubprogram())
-      Loc = DILocation::get(Ctx, 0, 0, SP);
-  Call->setDebugLoc(Loc);
   markNoSanitize(Call);
-  ReturnInst *Ret =
-      F.getReturnType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(Call);
-  Ret->setDebugLoc(Loc);
-  for (unsigned I = 0; I != Check->getNumSuccessors(); ++I)
-    if (Check->getSuccessor(I) == &Rest)
-      Check->setSuccessor(I, Aligned);
-  Rest.removePredecessor(&Entry);
-  removeUnreachableBlocks(F);
-  for (Instruction &I : make_early_inc_range(reverse(Entry)))
-    if (isInstructionTriviallyDead(&I))
-      I.eraseFromParent();
+  if (F.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
   // The entry holds the check and the jumps; x86 makes the aligned side's
   // jump the check's branch itself (a conditional tail call) only in a
   // function optimised for size before LLVM 22.
-  F.addFnAttr(Attribute::OptimizeForSize);
+  Check->addFnAttr(Attribute::OptimizeForSize);
+
+  // F is the body alone now.
+  F.setLinkage(GlobalValue::InternalLinkage);
+  F.setVisibility(GlobalValue::DefaultVisibility);
+  F.setDLLStorageClass(GlobalValue::DefaultStorageClass);
+  F.removeFnAttr(EntryAttr);
+  auto *Br = cast<BranchInst>(Entry.getTerminator());
+  IRBuilder<>(Br).CreateBr(&Rest)->setDebugLoc(Br->getDebugLoc());
+  Br->eraseFromParent();
+  DeleteDeadBlock(&Fail);
+  for (Instruction &I : make_early_inc_range(reverse(Entry)))
+    if (isInstructionTriviallyDead(&I))
+      I.eraseFromParent();
+  MergeBlockIntoPredecessor(&Rest);
+  return Check;
 }
 
 } // namespace
 
 PreservedAnalyses OutlineBodyPass::run(Module &M, ModuleAnalysisManager &) {
-  SmallVector<std::pair<Function *, BasicBlock *>, 8> Checked;
+  SmallVector<std::tuple<Function *, BasicBlock *, BasicBlock *>, 8> Checked;
   for (Function &F : M) {
     BasicBlock *Rest = nullptr;
-    if (!F.isDeclaration() && checkedEntry(F, Rest) && canOutline(F) &&
-        hasLoop(F))
-      Checked.emplace_back(&F, Rest);
+    if (F.isDeclaration())
+      continue;
+    if (BasicBlock *Fail = checkedEntry(F, Rest))
+      if (canOutline(F) && hasLoop(F))
+        Checked.emplace_back(&F, Fail, Rest);
   }
-  for (auto [F, Rest] : Checked) {
-    Function *Body = makeBody(*F, *Rest);
-    callBody(*F, *Rest, *Body);
+  for (auto [F, Fail, Rest] : Checked) {
+    splitEntry(*F, *Fail, *Rest);
     ++NumOutlined;
   }
   return Checked.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();

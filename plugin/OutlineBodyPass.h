@@ -39,6 +39,13 @@
 // conditional tail call, which LLVM 14 forms in a function optimised for
 // size: hence `optsize` on the entry, which holds nothing else).
 //
+// The body's instructions stay in the function they are in (renamed,
+// internal); the check and the failing side, a few instructions, are
+// copied into a new function that takes its name, linkage, comdat and
+// uses, with a subprogram of its own (no variables: theirs are the
+// body's). Cloning the body instead cost as much again as the rest of the
+// plugin's compile time on modules of small kernels.
+//
 // Only where it is exact and pays: the entry block holds nothing but
 // computations without memory or effects (so the body may compute them
 // again), the failing side is a cold exit that only the entry reaches, the

@@ -147,8 +147,9 @@ void UnalignedCopies::stripPromises(Function &Copy) {
     I->eraseFromParent();
 }
 
-Function *cloneInternal(Function &F, StringRef Suffix,
-                        ValueToValueMapTy &VMap) {
+/// A module-internal copy of F named F's name and Suffix, no entry point.
+static Function *cloneInternal(Function &F, StringRef Suffix) {
+  ValueToValueMapTy VMap;
   Function *Copy = CloneFunction(&F, VMap);
   Copy->setName(F.getName() + Suffix);
   Copy->setLinkage(GlobalValue::InternalLinkage);
@@ -160,8 +161,7 @@ Function *cloneInternal(Function &F, StringRef Suffix,
 }
 
 Function *makeRecoverCopy(Function &F) {
-  ValueToValueMapTy VMap;
-  Function *Copy = cloneInternal(F, RecoverSuffix, VMap);
+  Function *Copy = cloneInternal(F, RecoverSuffix);
   // Right after F, where a reader of the IR looks for it.
   Copy->removeFromParent();
   F.getParent()->getFunctionList().insertAfter(F.getIterator(), Copy);
@@ -183,8 +183,7 @@ Function *UnalignedCopies::getOrCreate(Function &F) {
         Earlier->hasFnAttribute(NoAlignGuardAttr) &&
         Earlier->getFunctionType() == F.getFunctionType())
       return Copies[&F] = Earlier;
-  ValueToValueMapTy VMap;
-  Function *Copy = cloneInternal(F, UnalignedSuffix, VMap);
+  Function *Copy = cloneInternal(F, UnalignedSuffix);
   // The copy is the unchecked slow path: align-guard leaves it alone.
   Copy->addFnAttr(NoAlignGuardAttr);
   Copies[&F] = Copy; // before stripping: recursive calls find the copy

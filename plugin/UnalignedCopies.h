@@ -40,7 +40,6 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <string>
 
@@ -48,11 +47,6 @@ namespace alignguard {
 
 /// The suffix of a copy's name.
 inline constexpr const char *UnalignedSuffix = ".alignguard.unaligned";
-
-/// A module-internal copy of F named F's name and Suffix, no entry point,
-/// in no comdat; VMap maps F's values to the copy's.
-llvm::Function *cloneInternal(llvm::Function &F, llvm::StringRef Suffix,
-                              llvm::ValueToValueMapTy &VMap);
 
 /// A recover copy of F as F is now (make it after the preparation step and
 /// before F's checks): internal, not an entry point, promises kept. Its

@@ -23,10 +23,17 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 target triple = "x86_64-unknown-linux-gnu"
 
 @site = private constant [64 x i8] zeroinitializer
+; The function keeps its name and every use of it: a table of pointers to
+; it and an alias still name the checking function, and what its symbol
+; carries (CFI's !type) stays with it.
+@table = global [1 x i32 (float*, float*, i64)*] [i32 (float*, float*, i64)* @k]
+@k_alias = alias i32 (float*, float*, i64), i32 (float*, float*, i64)* @k
+; CHECK: @table = global [1 x {{.*}}] [{{.*}} @k]
+; CHECK: @k_alias = alias {{.*}} @k{{$}}
 
 ; CHECK-LABEL: define i32 @k(
 ; CHECK-SAME:    #[[WRAPPER:[0-9]+]]
-; CHECK-SAME:    !dbg [[SP:![0-9]+]]
+; CHECK-SAME:    !dbg [[SP:![0-9]+]] !type [[TYPE:![0-9]+]]
 ; CHECK:       entry:
 ; CHECK-NOT:     call void @llvm.assume
 ; CHECK:         br i1 %bad, label %fail, label %alignguard.aligned
@@ -38,7 +45,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-NEXT:    ret i32 [[R]]
 ; CHECK-NEXT:  }
 ; CHECK-LABEL: define internal i32 @k.alignguard.body(
-; CHECK-SAME:    !dbg [[BODYSP:![0-9]+]]
+; CHECK-SAME:    !dbg [[BODYSP:![0-9]+]] {
 ; CHECK-NOT:     ptrtoint
 ; CHECK-NOT:     @__alignguard
 ; CHECK:         call void @llvm.assume(i1 true) [ "align"({{.*}} %x, i64 64), "align"({{.*}} %y, i64 64) ]
@@ -55,7 +62,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; ASM-LABEL: k.alignguard.body:
 ; ASM-NOT:     $63
 ; ASM:         .size k.alignguard.body
-define i32 @k(float* %y, float* %x, i64 %n) !dbg !5 {
+define i32 @k(float* %y, float* %x, i64 %n) !dbg !5 !type !9 {
 entry:
   %xi = ptrtoint float* %x to i64, !dbg !7
   %yi = ptrtoint float* %y to i64, !dbg !7
@@ -307,6 +314,7 @@ declare i8* @llvm.returnaddress(i32)
 !6 = !DISubroutineType(types: !2)
 !7 = !DILocation(line: 2, column: 3, scope: !5)
 !8 = !DILocation(line: 3, column: 5, scope: !5)
+!9 = !{i64 0, !"_ZTSFiPfS_lE"}
 ; CHECK-DAG: [[SP]] = distinct !DISubprogram(name: "k"
 ; CHECK-DAG: [[BODYSP]] = distinct !DISubprogram(name: "k"
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
