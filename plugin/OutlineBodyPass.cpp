@@ -12,7 +12,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -107,11 +109,20 @@ bool canOutline(const Function &F) {
   return true;
 }
 
-/// F's entry is the check; the loop is what pays for a function of its own.
-bool hasLoop(const Function &F) {
+/// Whether F has a loop inside another loop: what pays for a function of
+/// its own. The check's entry block changed the register allocation of a
+/// nest's outer loops (spills and reloads per row); a single loop's set-up
+/// is within the limit without it, and a function of its own costs compile
+/// time on modules of small kernels. (A nest has two back edges at least:
+/// the loops are only computed then.)
+bool hasLoopNest(Function &F) {
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> BackEdges;
   FindFunctionBackedges(F, BackEdges);
-  return !BackEdges.empty();
+  if (BackEdges.size() < 2)
+    return false;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  return any_of(LI, [](const Loop *L) { return !L->getSubLoops().empty(); });
 }
 
 /// L in Into's own scope: a location of the function Into was split from
@@ -254,7 +265,7 @@ PreservedAnalyses OutlineBodyPass::run(Module &M, ModuleAnalysisManager &) {
     if (F.isDeclaration())
       continue;
     if (BasicBlock *Fail = checkedEntry(F, Rest))
-      if (canOutline(F) && hasLoop(F))
+      if (canOutline(F) && hasLoopNest(F))
         Checked.emplace_back(&F, Fail, Rest);
   }
   for (auto [F, Fail, Rest] : Checked) {

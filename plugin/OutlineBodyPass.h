@@ -49,12 +49,12 @@
 // Only where it is exact and pays: the entry block holds nothing but
 // computations without memory or effects (so the body may compute them
 // again), the failing side is a cold exit that only the entry reaches, the
-// body has a loop, and the function's arguments can be passed on by a tail
-// call (no varargs, byval, inalloca, preallocated, sret, swift or nest
-// parameters) to a body that does not ask for its own frame or return
-// address. Not in functions compiled without optimisation or for minimum
-// size, available_externally ones, or ones with prologue or prefix data or
-// patchable entries.
+// body has a loop nest (a single loop is at the limit without it), and the
+// function's arguments can be passed on by a tail call (no varargs, byval,
+// inalloca, preallocated, sret, swift or nest parameters) to a body that does
+// not ask for its own frame or return address. Not in functions compiled
+// without optimisation or for minimum size, available_externally ones, or ones
+// with prologue or prefix data or patchable entries.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_OUTLINEBODYPASS_H
