@@ -135,16 +135,6 @@ void forEachDebugVariable(llvm::Function &F, CallbackT Fn) {
   }
 }
 
-/// Drops the debug records attached to I (LLVM 19 on; before, debug
-/// information is intrinsics, which are instructions of their own).
-inline void dropDebugRecords(llvm::Instruction &I) {
-#if LLVM_VERSION_MAJOR >= 19
-  I.dropDbgRecords();
-#else
-  (void)I;
-#endif
-}
-
 /// Empties a temporary subprogram's retained nodes (its local variables and
 /// labels): operand 7 on every major from 14 to 22 (getRawRetainedNodes);
 /// replaceRetainedNodes is not on all of them.

@@ -55,8 +55,8 @@ bool asksForItsFrame(const Instruction &I) {
 }
 
 /// The successor of F's entry that is a cold exit only the entry reaches,
-/// and (in Body) the other one, when F's entry is a check and nothing else.
-BasicBlock *checkedEntry(Function &F, BasicBlock *&Body) {
+/// and (in Rest) the other one, when F's entry is a check and nothing else.
+BasicBlock *checkedEntry(Function &F, BasicBlock *&Rest) {
   BasicBlock &Entry = F.getEntryBlock();
   auto *Br = dyn_cast<BranchInst>(Entry.getTerminator());
   if (!Br || !Br->isConditional())
@@ -72,10 +72,10 @@ BasicBlock *checkedEntry(Function &F, BasicBlock *&Body) {
   }
   for (unsigned Cold = 0; Cold != 2; ++Cold) {
     BasicBlock *Fail = Br->getSuccessor(Cold);
-    BasicBlock *Rest = Br->getSuccessor(1 - Cold);
-    if (Fail != Rest && Rest != &Entry && Fail->getSinglePredecessor() &&
+    BasicBlock *Other = Br->getSuccessor(1 - Cold);
+    if (Fail != Other && Other != &Entry && Fail->getSinglePredecessor() &&
         !isa<PHINode>(Fail->front()) && isColdExit(*Fail)) {
-      Body = Rest;
+      Rest = Other;
       return Fail;
     }
   }
@@ -87,9 +87,9 @@ BasicBlock *checkedEntry(Function &F, BasicBlock *&Body) {
 bool canOutline(const Function &F) {
   // (An available_externally function's code is not emitted; its body's,
   // internal, would be.)
-  if (F.isDeclaration() || F.hasAvailableExternallyLinkage() || F.isVarArg() ||
-      F.hasOptNone() || F.hasMinSize() || F.hasPrologueData() ||
-      F.hasPrefixData() || F.hasFnAttribute(Attribute::Naked) ||
+  if (F.hasAvailableExternallyLinkage() || F.isVarArg() || F.hasOptNone() ||
+      F.hasMinSize() || F.hasPrologueData() || F.hasPrefixData() ||
+      F.hasFnAttribute(Attribute::Naked) ||
       F.hasFnAttribute("patchable-function-entry") ||
       F.hasFnAttribute("patchable-function-prefix") ||
       F.getFunctionType()->getReturnType()->isTokenTy() ||
@@ -176,10 +176,11 @@ Function *splitEntry(Function &F, BasicBlock &Fail, BasicBlock &Rest) {
   }
   F.replaceAllUsesWith(Check);
 
-  // The check and the failing side, copied; debug intrinsics left out
-  // (their variables are the body's). Their operands are F's arguments,
-  // their own instructions and constants: a map of those is all a copy
-  // needs (a ValueMapper per instruction costs more than the copy).
+  // The check and the failing side, copied; debug intrinsics left out, and
+  // clone() copies no debug records (their variables are the body's).
+  // Their operands are F's arguments, their own instructions and
+  // constants: a map of those is all a copy needs (a ValueMapper per
+  // instruction costs more than the copy).
   SmallDenseMap<Value *, Value *, 32> Map;
   for (auto [From, To] : zip(F.args(), Check->args())) {
     To.setName(From.getName());
@@ -196,7 +197,6 @@ Function *splitEntry(Function &F, BasicBlock &Fail, BasicBlock &Rest) {
       if (I.isDebugOrPseudoInst() || (I.isTerminator() && !WithTerminator))
         continue;
       Instruction *Copy = I.clone();
-      compat::dropDebugRecords(*Copy);
       At.Insert(Copy);
       Copy->setName(I.getName());
       Copy->setDebugLoc(inScope(I.getDebugLoc(), SP));
