@@ -5,7 +5,8 @@
 ; of many kernels does not hold them all at once; the instrumenting loop
 ; computes them again. Under the other actions each function is prepared
 ; right before it is instrumented, whose planning reuses them: one
-; dominator tree per function (AlignGuardPass.cpp).
+; dominator tree per function, all dropped once its checks are in
+; (AlignGuardPass.cpp).
 ; RUN: %opt-ag -passes=align-guard -debug-pass-manager -disable-output %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=ONCE
 ; RUN: %opt-ag -passes='align-guard<fallback>' -debug-pass-manager -disable-output %s 2>&1 \
@@ -16,7 +17,7 @@
 ; ONCE-NOT: DominatorTreeAnalysis on first
 ; ONCE: Running analysis: ScalarEvolutionAnalysis on first
 ; ONCE-NOT: DominatorTreeAnalysis on first
-; ONCE: Invalidating analysis: DominatorTreeAnalysis on first
+; ONCE: Clearing all analysis results for: first
 ; ONCE-NOT: Running analysis: {{.*}} on first
 ; ONCE: Running analysis: DominatorTreeAnalysis on second
 ; ONCE-NOT: DominatorTreeAnalysis on second
