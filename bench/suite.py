@@ -202,7 +202,7 @@ def write(path, runs, quick, command, elapsed):
         if tp:
             a("- LLVM %d: %s." % (c["llvm"], "; ".join(
                 "%s %+.1f%% time, %+.1f%% text, %d checks" % (
-                    n, 100 * (x["plugin"] - x["base"]) / x["base"],
+                    n, x["cost"] if "cost" in x else 100 * (x["plugin"] - x["base"]) / x["base"],
                     100 * (x["text_plugin"] - x["text_base"]) / x["text_base"], x["checks"])
                 for n, x in tp.items())))
     a("")
