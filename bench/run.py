@@ -984,7 +984,8 @@ def analyse(data):
             met=all(v <= 2 for v in total_pct.values())))
         pi = data["pass_instructions"]
         growth = [(ns[i], ns[i + 1], ct[ns[i + 1]]["own"] / ct[ns[i]]["own"],
-                   added_seconds(ct[ns[i + 1]]) / added_seconds(ct[ns[i]]),
+                   added_seconds(ct[ns[i + 1]]) / added_seconds(ct[ns[i]])
+                   if added_seconds(ct[ns[i]]) else float("nan"),
                    pi[ns[i + 1]] / pi[ns[i]], ct[ns[i + 1]]["base"] / ct[ns[i]]["base"])
                   for i in range(len(ns) - 1)]
         targets.append(dict(
