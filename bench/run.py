@@ -790,8 +790,8 @@ def compile_time(t, modules, runs):
     tens of seconds to minutes, in which a run takes up to a third more
     CPU time throughout (2026-12-03, 1000 kernels, LLVM 22, idle machine:
     one of three pairs without the plugin took 3.11 s against 2.20 and
-    2.26 s; a whole major's 1000-kernel runs at 3.8 s where the other
-    major's run before took 2.4), and the two runs of a pair, one right
+    2.26 s; LLVM 14's 1000-kernel runs at 3.55 .. 4.07 s in one suite run,
+    2.4 s in the run before), and the two runs of a pair, one right
     after the other, are mostly in the same spell; a run from another
     pair is not (the suite's run of 2026-12-03 13:53: the fastest of each
     read -6.1% at 1000 kernels on LLVM 14, the pairs +5.0, -9.2, +7.7 and
