@@ -717,6 +717,19 @@ def opt_pair(t, bc, control=False, plugin_first=False):
     return res
 
 
+def time_passes_seconds(text):
+    """A -time-passes report's lines: {name: User+System seconds}, summed
+    over the report's sections."""
+    d = {}
+    for line in text.splitlines():
+        # ---User--- --System-- --User+System-- ---Wall--- Name
+        nums = re.findall(r"([\d.]+) \(", line)
+        if len(nums) >= 3:
+            name = re.split(r"\)\s+", line)[-1].strip()
+            d[name] = d.get(name, 0) + float(nums[2])
+    return d
+
+
 def opt_profiled(t, bc, config):
     """One opt -O2 run with -time-passes, its report in time_passes_file
     (pass_differences)."""
@@ -736,12 +749,7 @@ def own_time(t, bc):
            "-disable-output", "-time-passes", bc]
     text, _ = run_alone(cmd, env_with(), "opt -passes=align-guard<deferred>",
                         os.path.join(t.work, "compile", "own.%s.txt" % os.path.basename(bc)))
-    own = 0.0
-    for line in text.splitlines():
-        if "AlignGuardPass" in line:
-            # ---User--- --System-- --User+System-- ---Wall--- Name
-            own += float(re.findall(r"([\d.]+) \(", line)[2])
-    return own
+    return sum(v for name, v in time_passes_seconds(text).items() if "AlignGuardPass" in name)
 
 
 def opt_instructions(t, bc):
@@ -1847,18 +1855,10 @@ def pass_differences(t, bc):
     (opt_profiled) without the plugin and one with it."""
     opt_profiled(t, bc, "base")
     opt_profiled(t, bc, "plugin")
-    def parse(text):
-        d = {}
-        for line in text.splitlines():
-            nums = re.findall(r"([\d.]+) \(", line)
-            if len(nums) >= 3:
-                name = re.split(r"\)\s+", line)[-1].strip()
-                d[name] = d.get(name, 0) + float(nums[2])
-        return d
     res = {}
     for name in ("base", "plugin"):
         with open(time_passes_file(t, bc, name)) as f:
-            res[name] = parse(f.read())
+            res[name] = time_passes_seconds(f.read())
     # Leaf passes only: the wrappers (the inliner's CGSCC pipeline, the
     # pass managers, the adaptors) contain the others' time.
     # Nor reading the bitcode (`Parse IR`): the plugin has no part in it.
