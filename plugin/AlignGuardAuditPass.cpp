@@ -16,6 +16,7 @@
 #include "Diagnostics.h"
 #include "EntryPoints.h"
 #include "GuardMetadata.h"
+#include "LazyAnalysis.h"
 #include "PointerOrigins.h"
 #include "PromiseDescription.h"
 #include "Promises.h"
@@ -81,6 +82,8 @@ public:
   AuditReport run();
 
 private:
+  /// F's ScalarEvolution, made when a question needs it.
+  LazyScalarEvolution &evolutionOf(Function &F);
   AlignmentFacts &factsFor(Function &F);
   SubjectNamer &namerFor(Function &F);
   Verdict classify(const AlignmentPromise &A);
@@ -104,6 +107,7 @@ private:
   const AuditOptions &Opts;
   const Suppressions &Suppressed;
   EntryPoints Entries;
+  DenseMap<Function *, std::unique_ptr<LazyScalarEvolution>> Evolutions;
   DenseMap<Function *, std::unique_ptr<AlignmentFacts>> Facts;
   DenseMap<Function *, std::unique_ptr<SubjectNamer>> Namers;
   /// paramVerdict results by (argument, alignment); an entry without a
@@ -111,12 +115,21 @@ private:
   std::map<std::pair<Argument *, uint64_t>, std::optional<Verdict>> Params;
 };
 
+LazyScalarEvolution &Auditor::evolutionOf(Function &F) {
+  std::unique_ptr<LazyScalarEvolution> &Slot = Evolutions[&F];
+  if (!Slot)
+    Slot = std::make_unique<LazyScalarEvolution>(
+        [this, &F]() -> ScalarEvolution & {
+          return FAM.getResult<ScalarEvolutionAnalysis>(F);
+        });
+  return *Slot;
+}
+
 AlignmentFacts &Auditor::factsFor(Function &F) {
   std::unique_ptr<AlignmentFacts> &Slot = Facts[&F];
   if (!Slot)
     Slot = std::make_unique<AlignmentFacts>(
-        F, FAM.getResult<DominatorTreeAnalysis>(F),
-        &FAM.getResult<ScalarEvolutionAnalysis>(F));
+        F, FAM.getResult<DominatorTreeAnalysis>(F), &evolutionOf(F));
   return *Slot;
 }
 
@@ -309,10 +322,15 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
   if (std::optional<Suppression> Why = Suppressed.of(F))
     Request.SuppressedBy = Why->Rule;
   auto PlanOn = [&](Function &G, ArrayRef<AlignmentPromise> Of) {
-    CheckPlan Plan = planChecks(G, Of, Request,
-                                {FAM.getResult<DominatorTreeAnalysis>(G),
-                                 FAM.getResult<LoopAnalysis>(G),
-                                 FAM.getResult<ScalarEvolutionAnalysis>(G)});
+    // (G may be a prepared copy, gone after: nothing of it is kept.)
+    LazyLoopInfo LoopsOfG(
+        [&]() -> LoopInfo & { return FAM.getResult<LoopAnalysis>(G); });
+    LazyScalarEvolution EvolutionOfG([&]() -> ScalarEvolution & {
+      return FAM.getResult<ScalarEvolutionAnalysis>(G);
+    });
+    CheckPlan Plan = planChecks(
+        G, Of, Request,
+        {FAM.getResult<DominatorTreeAnalysis>(G), LoopsOfG, EvolutionOfG});
     std::vector<PlannedAction> Out;
     for (const AlignmentPromise &A : Of)
       Out.push_back(describePlan(Plan, A));
@@ -323,8 +341,10 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
   // promoted allocas (CheckPreparation.h): plan on such a copy. Its
   // promises are F's, in F's order (preparation adds none).
   std::vector<PlannedAction> Out;
+  LazyLoopInfo Loops(
+      [&]() -> LoopInfo & { return FAM.getResult<LoopAnalysis>(F); });
   if (Opts.Guard.Accesses || Opts.Guard.Loads ||
-      hasAssumeInLoop(Promises, FAM.getResult<LoopAnalysis>(F)))
+      hasAssumeInLoop(Promises, Loops))
     withPreparedCopy(F, IsEntry, Opts.Guard.Accesses, Opts.Guard.Loads, FAM,
                      [&](Function &Copy) {
                        std::vector<AlignmentPromise> Of =

@@ -17,6 +17,7 @@
 #include "Diagnostics.h"
 #include "EntryPoints.h"
 #include "IRShapes.h"
+#include "LazyAnalysis.h"
 #include "Promises.h"
 #include "RuntimeABI.h"
 #include "Suppressions.h"
@@ -286,10 +287,16 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Request.MayRerun = !CopyOf && !Opts.AccessesOnly && !Opts.NoRerun;
     if (std::optional<Suppression> Why = Suppressed->of(CopyOf ? *CopyOf : F))
       Request.SuppressedBy = Why->Rule;
-    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
-    CheckPlan Plan = planChecks(F, Promises, Request,
-                                {FAM.getResult<DominatorTreeAnalysis>(F),
-                                 FAM.getResult<LoopAnalysis>(F), SE});
+    // Loops and ScalarEvolution only where a promise needs them
+    // (LazyAnalysis.h).
+    LazyLoopInfo LI(
+        [&]() -> LoopInfo & { return FAM.getResult<LoopAnalysis>(F); });
+    LazyScalarEvolution SE([&]() -> ScalarEvolution & {
+      return FAM.getResult<ScalarEvolutionAnalysis>(F);
+    });
+    CheckPlan Plan =
+        planChecks(F, Promises, Request,
+                   {FAM.getResult<DominatorTreeAnalysis>(F), LI, SE});
     if (Opts.AccessesOnly && Action == FailureAction::Return) {
       std::string Why = whyNotReturnAfterInlining(F);
       if (!Why.empty())

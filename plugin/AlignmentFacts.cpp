@@ -59,7 +59,7 @@ void AlignmentFacts::addTest(const AlignmentTest &Test, FactSource Source,
 }
 
 AlignmentFacts::AlignmentFacts(Function &F, const DominatorTree &DT,
-                               ScalarEvolution *SE)
+                               LazyScalarEvolution *SE)
     : DT(DT), SE(SE), DL(F.getParent()->getDataLayout()) {
   for (Instruction &I : instructions(F)) {
     if (auto *Br = dyn_cast<BranchInst>(&I)) {
@@ -230,10 +230,11 @@ bool AlignmentFacts::holdsAt(const AlignmentFact &Fact,
   return DT.dominates(Good, At->getParent());
 }
 
-unsigned AlignmentFacts::trailingZeros(const SCEV *S, const Instruction *At,
+unsigned AlignmentFacts::trailingZeros(ScalarEvolution &SE, const SCEV *S,
+                                       const Instruction *At,
                                        unsigned Depth) const {
-  unsigned Width = SE->getTypeSizeInBits(S->getType());
-  unsigned Known = compat::minTrailingZeros(*SE, S);
+  unsigned Width = SE.getTypeSizeInBits(S->getType());
+  unsigned Known = compat::minTrailingZeros(SE, S);
   if (Depth > MaxDepth)
     return Known;
   unsigned Mine = 0;
@@ -253,21 +254,22 @@ unsigned AlignmentFacts::trailingZeros(const SCEV *S, const Instruction *At,
       for (unsigned I = 0; I != Phi->getNumIncomingValues(); ++I)
         if (Phi->getIncomingValue(I) != Phi)
           Incoming = std::min(
-              Incoming, trailingZeros(SE->getSCEV(Phi->getIncomingValue(I)),
+              Incoming, trailingZeros(SE, SE.getSCEV(Phi->getIncomingValue(I)),
                                       Phi->getIncomingBlock(I)->getTerminator(),
                                       Depth + 1));
       Mine = std::max(Mine, Incoming);
     }
   } else if (auto *Cast = dyn_cast<SCEVCastExpr>(S)) {
-    Mine = std::min(trailingZeros(Cast->getOperand(), At, Depth + 1), Width);
+    Mine =
+        std::min(trailingZeros(SE, Cast->getOperand(), At, Depth + 1), Width);
   } else if (auto *Mul = dyn_cast<SCEVMulExpr>(S)) {
     for (const SCEV *Op : Mul->operands())
-      Mine += trailingZeros(Op, At, Depth + 1);
+      Mine += trailingZeros(SE, Op, At, Depth + 1);
   } else if (auto *N = dyn_cast<SCEVNAryExpr>(S)) {
     // Add, AddRec (start and steps), min/max: each operand's zeros.
     Mine = Width;
     for (const SCEV *Op : N->operands())
-      Mine = std::min(Mine, trailingZeros(Op, At, Depth + 1));
+      Mine = std::min(Mine, trailingZeros(SE, Op, At, Depth + 1));
   }
   return std::max(Known, std::min(Mine, Width));
 }
@@ -288,6 +290,40 @@ public:
   }
 };
 } // namespace
+
+/// The base ScalarEvolution roots the pointer P at, as sameResidue asks
+/// (its unknowns rewritten to their sameAddress), when the IR alone says
+/// it is an opaque value (an argument, a load, an alloca or a global
+/// variable, which ScalarEvolution keeps unknown) under constant-index GEPs
+/// and bitcasts (which it folds into the base plus a constant); null when it
+/// would take ScalarEvolution to tell. Code no path reaches is left to it:
+/// there every instruction is poison to ScalarEvolution.
+static const Value *opaqueSCEVBase(const Value *P, const DominatorTree &DT) {
+  auto Reached = [&](const Value *V) {
+    auto *I = dyn_cast<Instruction>(V);
+    return !I || DT.isReachableFromEntry(I->getParent());
+  };
+  if (!P->getType()->isPointerTy() || !Reached(P))
+    return nullptr;
+  for (unsigned Depth = 0;; ++Depth) {
+    if (Depth == MaxDepth)
+      return nullptr; // (unreachable code may define a GEP by itself)
+    auto *GEP = dyn_cast<GEPOperator>(P);
+    if (GEP && GEP->hasAllConstantIndices())
+      P = GEP->getPointerOperand();
+    else if (auto *Cast = dyn_cast<BitCastOperator>(P))
+      P = Cast->getOperand(0);
+    else
+      break;
+  }
+  // SameAddressRewriter's rewrite, which keeps the type.
+  const Value *Same = sameAddress(P);
+  if (Same->getType() == P->getType())
+    P = Same;
+  bool Opaque = isa<Argument>(P) || isa<LoadInst>(P) || isa<AllocaInst>(P) ||
+                isa<GlobalVariable>(P);
+  return Opaque && Reached(P) ? P : nullptr;
+}
 
 bool AlignmentFacts::covers(const AlignmentFact &Fact, const AddressQuery &Q,
                             const Instruction *At) const {
@@ -326,27 +362,37 @@ bool AlignmentFacts::sameResidue(const AlignmentFact &Fact,
   }
   if (!SE)
     return false;
+  // Two pointers ScalarEvolution would root at different opaque bases: it
+  // cannot subtract them (getMinusSCEV's answer is CouldNotCompute, LLVM 14
+  // to 22), so there is no need to make it to hear that.
+  if (Q.Pointer && Fact.Pointer && !Q.Address && !Fact.Address) {
+    const Value *QBase = opaqueSCEVBase(Q.Pointer, DT);
+    const Value *FactBase = opaqueSCEVBase(Fact.Pointer, DT);
+    if (QBase && FactBase && QBase != FactBase)
+      return false;
+  }
+  ScalarEvolution &SE = this->SE->get();
   auto SCEVOf = [&](Value *V, const SCEV *S) -> const SCEV * {
     if (S)
       return S;
-    return SE->isSCEVable(V->getType()) ? SE->getSCEV(V) : nullptr;
+    return SE.isSCEVable(V->getType()) ? SE.getSCEV(V) : nullptr;
   };
   // SCEV sees through bitcasts (typed pointers differ in pointee only).
   const SCEV *PtrS = SCEVOf(Q.Pointer, Q.Address);
   const SCEV *FactS = SCEVOf(Fact.Pointer, Fact.Address);
   if (!PtrS || !FactS ||
-      SE->getEffectiveSCEVType(PtrS->getType()) !=
-          SE->getEffectiveSCEVType(FactS->getType()))
+      SE.getEffectiveSCEVType(PtrS->getType()) !=
+          SE.getEffectiveSCEVType(FactS->getType()))
     return false;
-  SameAddressRewriter Same(*SE);
-  const SCEV *Diff = SE->getMinusSCEV(Same.visit(PtrS), Same.visit(FactS));
+  SameAddressRewriter Same(SE);
+  const SCEV *Diff = SE.getMinusSCEV(Same.visit(PtrS), Same.visit(FactS));
   if (isa<SCEVCouldNotCompute>(Diff) || !Diff->getType()->isIntegerTy())
     return false;
-  Diff = SE->getAddExpr(
-      Diff, SE->getConstant(Diff->getType(),
-                            static_cast<uint64_t>(Fact.Offset - Q.Offset),
-                            /*isSigned=*/true));
-  return trailingZeros(Diff, At, 0) >= Log2_64(Q.Alignment);
+  Diff = SE.getAddExpr(
+      Diff, SE.getConstant(Diff->getType(),
+                           static_cast<uint64_t>(Fact.Offset - Q.Offset),
+                           /*isSigned=*/true));
+  return trailingZeros(SE, Diff, At, 0) >= Log2_64(Q.Alignment);
 }
 
 bool alignedByConstruction(const Value *Ptr, uint64_t Alignment,

@@ -39,6 +39,8 @@
 #ifndef ALIGNGUARD_ALIGNMENTFACTS_H
 #define ALIGNGUARD_ALIGNMENTFACTS_H
 
+#include "LazyAnalysis.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Dominators.h"
@@ -110,9 +112,10 @@ struct AddressQuery {
 
 class AlignmentFacts {
 public:
-  /// SE may be null: then only constant offsets are understood.
+  /// SE may be null: then only constant offsets are understood. It is
+  /// made only for a question that needs it.
   AlignmentFacts(llvm::Function &F, const llvm::DominatorTree &DT,
-                 llvm::ScalarEvolution *SE);
+                 LazyScalarEvolution *SE);
 
   /// The best fact that holds at At and shows `Ptr - Offset` aligned to
   /// Alignment; none when nothing does. Ignore is a fact-making instruction
@@ -153,8 +156,8 @@ private:
   bool sameResidue(const AlignmentFact &Fact, const AddressQuery &Q,
                    const llvm::Instruction *At) const;
   /// Low bits of S known to be zero at At, with the integer facts.
-  unsigned trailingZeros(const llvm::SCEV *S, const llvm::Instruction *At,
-                         unsigned Depth) const;
+  unsigned trailingZeros(llvm::ScalarEvolution &SE, const llvm::SCEV *S,
+                         const llvm::Instruction *At, unsigned Depth) const;
   void addTest(const struct AlignmentTest &Test, FactSource Source,
                const llvm::Instruction *Where,
                const llvm::BasicBlock *GoodSuccessor);
@@ -162,7 +165,7 @@ private:
   void addChecks(llvm::SwitchInst &Switch);
 
   const llvm::DominatorTree &DT;
-  llvm::ScalarEvolution *SE;
+  LazyScalarEvolution *SE;
   const llvm::DataLayout &DL;
   std::vector<AlignmentFact> Facts;
 };

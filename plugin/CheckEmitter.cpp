@@ -118,7 +118,7 @@ private:
 class Emitter {
 public:
   Emitter(const CheckPlan &Plan, SiteDescriptors &Sites,
-          UnalignedCopies &Copies, ScalarEvolution &SE, bool Deferred,
+          UnalignedCopies &Copies, LazyScalarEvolution &SE, bool Deferred,
           Function *RecoverCopy, CopyEmission *AsCopy)
       : Plan(Plan), F(*Plan.F), Sites(Sites), Copies(Copies), SE(SE),
         Deferred(Deferred), RecoverCopy(RecoverCopy), AsCopy(AsCopy),
@@ -170,7 +170,7 @@ private:
   Function &F;
   SiteDescriptors &Sites;
   UnalignedCopies &Copies;
-  ScalarEvolution &SE;
+  LazyScalarEvolution &SE;
   bool Deferred;
   /// What rerun sites call (FailurePolicy::Rerun).
   Function *RecoverCopy;
@@ -243,8 +243,14 @@ CallInst *Emitter::materializeAttributePromises(const CheckSite &S,
 Emitter::Materialized Emitter::materialize(const CheckSite &S) {
   Materialized M{{}, bringAssumesDown(S), nullptr};
   CheckBuilder B(M.SplitBefore);
-  std::unique_ptr<SCEVExpander> Expander =
-      compat::makeSCEVExpander(SE, F.getParent()->getDataLayout(), "ag.first");
+  // Made for the first address that is not a value yet (hoisted checks).
+  std::unique_ptr<SCEVExpander> Expander;
+  auto Expand = [&](const SCEV *S, Type *Ty) {
+    if (!Expander)
+      Expander = compat::makeSCEVExpander(
+          SE.get(), F.getParent()->getDataLayout(), "ag.first");
+    return Expander->expandCodeFor(S, Ty, M.SplitBefore);
+  };
   std::vector<SiteInfo> Infos; // one per check of M
   for (const PlannedCheck &C : S.Checks) {
     std::string Subject = Plan.describe(C.Promise).Subject;
@@ -257,14 +263,11 @@ Emitter::Materialized Emitter::materialize(const CheckSite &S) {
       Ptr = B.Insert(Again, "ag.reload");
     }
     if (C.Address)
-      Ptr = Expander->expandCodeFor(C.Address, C.Promise->Pointer->getType(),
-                                    M.SplitBefore);
+      Ptr = Expand(C.Address, C.Promise->Pointer->getType());
     Value *Guard = nullptr;
     for (const LoopGuard &G : C.Guards) {
-      Value *LHS =
-          Expander->expandCodeFor(G.LHS, G.LHS->getType(), M.SplitBefore);
-      Value *RHS =
-          Expander->expandCodeFor(G.RHS, G.RHS->getType(), M.SplitBefore);
+      Value *LHS = Expand(G.LHS, G.LHS->getType());
+      Value *RHS = Expand(G.RHS, G.RHS->getType());
       Value *Runs = B.CreateICmp(G.Pred, LHS, RHS, "ag.loop.runs");
       Guard = Guard ? B.CreateAnd(Guard, Runs) : Runs;
     }
@@ -372,9 +375,14 @@ void Emitter::makeDescriptors(const CheckSite &S, Materialized &M,
       Ordered.push_back(Infos[I]);
     }
     M.Checks = std::move(Checks);
-    SmallVector<Constant *, 4> Table = Sites.createTable(Ordered);
+    GlobalVariable *Table = Sites.createTable(Ordered);
+    // A marker names the table itself, and its k-th check the k-th element
+    // (emitDeferredPlace): the element pointers are made at the expansion.
+    bool Marker = Deferred && canDefer(S.Policy);
     for (size_t I = 0; I != M.Checks.size(); ++I)
-      M.Checks[I].Check.Site = Table[I];
+      M.Checks[I].Check.Site =
+          Marker ? static_cast<Constant *>(Table)
+                 : tableElementPointer(*Table, static_cast<unsigned>(I));
     return;
   }
   for (size_t I = 0; I != M.Checks.size(); ++I)
@@ -864,8 +872,8 @@ void emitPlaceChecks(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
 }
 
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
-                   UnalignedCopies &Copies, ScalarEvolution &SE, bool Deferred,
-                   Function *RecoverCopy, CopyEmission *AsCopy) {
+                   UnalignedCopies &Copies, LazyScalarEvolution &SE,
+                   bool Deferred, Function *RecoverCopy, CopyEmission *AsCopy) {
   Emitter(Plan, Sites, Copies, SE, Deferred, RecoverCopy, AsCopy).run();
 }
 

@@ -24,11 +24,10 @@
 #define ALIGNGUARD_CHECKEMITTER_H
 
 #include "CheckPlan.h"
+#include "LazyAnalysis.h"
 #include "PromiseStripping.h"
 #include "RuntimeABI.h"
 #include "UnalignedCopies.h"
-
-#include "llvm/Analysis/ScalarEvolution.h"
 
 namespace alignguard {
 
@@ -60,15 +59,15 @@ void emitPlaceChecks(llvm::ArrayRef<PlaceCheck> Checks,
                      const FailurePolicy &Policy, llvm::Instruction *At,
                      llvm::Function *Copy);
 
-/// Emits Plan into its function. SE must be the function's, computed after
-/// the preparation step (it expands hoisted addresses). Fallback sites call
-/// the copy Copies made in that step, rerun sites RecoverCopy (made from
-/// the function after that step, before this call). Deferred: abort, trap
+/// Emits Plan into its function. SE must be the function's, made (if at
+/// all) after the preparation step (it expands hoisted addresses). Fallback
+/// sites call the copy Copies made in that step, rerun sites RecoverCopy (made
+/// from the function after that step, before this call). Deferred: abort, trap
 /// and recover sites get a marker (DeferredChecks.h) instead of their
 /// branch; rerun sites do not. AsCopy: Plan is a recover copy's (or of
 /// a callee clone of one).
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
-                   UnalignedCopies &Copies, llvm::ScalarEvolution &SE,
+                   UnalignedCopies &Copies, LazyScalarEvolution &SE,
                    bool Deferred, llvm::Function *RecoverCopy,
                    CopyEmission *AsCopy = nullptr);
 

@@ -277,9 +277,10 @@ CheckSite &Planner::siteFor(const AlignmentPromise &A) {
 /// iteration loads the same pointer), and it runs whenever the loop is
 /// entered (so the earlier load cannot fault where the original would not
 /// have run). Null when there is none.
-static Loop *hoistableOutOf(LoadInst &Load, LoopInfo &LI, DominatorTree &DT) {
+static Loop *hoistableOutOf(LoadInst &Load, LazyLoopInfo &LI,
+                            DominatorTree &DT) {
   Loop *Best = nullptr;
-  for (Loop *L = LI.getLoopFor(Load.getParent()); L; L = L->getParentLoop()) {
+  for (Loop *L = loopFor(LI, Load.getParent()); L; L = L->getParentLoop()) {
     if (!L->getLoopPreheader() ||
         !L->isLoopInvariant(Load.getPointerOperand()) || Load.isVolatile() ||
         !Load.isUnordered())
@@ -338,14 +339,14 @@ bool Planner::planHoistedAssume(const AlignmentPromise &A) {
   // where the assume's own operands are not defined yet.
   std::optional<AddressQuery> Q = queryFor(A);
   if (A.Kind != PromiseKind::AssumeBundle || !A.Assume || !Q ||
-      !onlyAlignBundle(*A.Assume) || !An.LI.getLoopFor(A.Inst->getParent()) ||
-      !An.SE.isSCEVable(A.Pointer->getType()))
+      !onlyAlignBundle(*A.Assume) || !loopFor(An.LI, A.Inst->getParent()) ||
+      !An.SE.get().isSCEVable(A.Pointer->getType()))
     return false;
   // The same answer as for an access: the first address (and the second,
   // when the step is not known to be a multiple of the alignment), before
   // the outermost loop the address stays affine in.
   std::vector<AccessCandidate> Placed =
-      placeAccessChecks({&A}, An.DT, An.LI, An.SE);
+      placeAccessChecks({&A}, An.DT, An.LI.get(), An.SE.get());
   if (Placed.empty() || Placed.front().Placement != CheckPlacement::Hoisted)
     return false;
   for (size_t I = 0; I != Placed.size(); ++I) {
@@ -484,7 +485,7 @@ void Planner::planAccesses(ArrayRef<const AlignmentPromise *> Accesses) {
   if (Accesses.empty())
     return;
   std::vector<AccessCandidate> Candidates =
-      placeAccessChecks(Accesses, An.DT, An.LI, An.SE);
+      placeAccessChecks(Accesses, An.DT, An.LI.get(), An.SE.get());
   // Dominating places first, so that a check can cover those it dominates.
   An.DT.updateDFSNumbers();
   auto Order = [&](const AccessCandidate &C) {

@@ -18,6 +18,7 @@
 #define ALIGNGUARD_CHECKPLANNER_H
 
 #include "CheckPlan.h"
+#include "LazyAnalysis.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -52,11 +53,12 @@ struct PlanRequest {
 /// Why a type alignment gets no check (LeftOutReason::TypeAlignment).
 extern const char *const TypeAlignmentWhy;
 
-/// The analyses the planner reads (from the function analysis manager).
+/// The analyses the planner reads (from the function analysis manager);
+/// loops and ScalarEvolution only where a question needs them.
 struct PlannerAnalyses {
   llvm::DominatorTree &DT;
-  llvm::LoopInfo &LI;
-  llvm::ScalarEvolution &SE;
+  LazyLoopInfo &LI;
+  LazyScalarEvolution &SE;
 };
 
 /// The action a module's checks take when Requested is asked for: device

@@ -21,16 +21,18 @@ using namespace llvm;
 
 namespace alignguard {
 
-/// Gives every loop around an access promise a preheader.
-static bool insertPreheaders(ArrayRef<const AlignmentPromise *> Accesses,
-                             DominatorTree &DT, LoopInfo &LI) {
+/// Gives every loop around one of Promises a preheader (the dominator tree
+/// and loops of F, the promises' function, kept up to date).
+static bool insertPreheaders(ArrayRef<const AlignmentPromise *> Promises,
+                             Function &F, FunctionAnalysisManager &FAM,
+                             LazyLoopInfo &LI) {
   bool Changed = false;
-  for (const AlignmentPromise *A : Accesses)
-    for (Loop *L = LI.getLoopFor(A->Inst->getParent()); L;
-         L = L->getParentLoop())
+  for (const AlignmentPromise *A : Promises)
+    for (Loop *L = loopFor(LI, A->Inst->getParent()); L; L = L->getParentLoop())
       if (!L->getLoopPreheader())
-        Changed |= InsertPreheaderForLoop(L, &DT, &LI, nullptr,
-                                          /*PreserveLCSSA=*/false) != nullptr;
+        Changed |= InsertPreheaderForLoop(
+                       L, &FAM.getResult<DominatorTreeAnalysis>(F), &LI.get(),
+                       nullptr, /*PreserveLCSSA=*/false) != nullptr;
   return Changed;
 }
 
@@ -177,10 +179,10 @@ static bool splitInvokeDestinations(ArrayRef<AlignmentPromise> Promises) {
   return Changed;
 }
 
-bool hasAssumeInLoop(ArrayRef<AlignmentPromise> Promises, LoopInfo &LI) {
+bool hasAssumeInLoop(ArrayRef<AlignmentPromise> Promises, LazyLoopInfo &LI) {
   return any_of(Promises, [&](const AlignmentPromise &A) {
     return A.Kind == PromiseKind::AssumeBundle && A.isSupported() &&
-           !A.isTrivial() && !A.Guarded && LI.getLoopFor(A.Inst->getParent());
+           !A.isTrivial() && !A.Guarded && loopFor(LI, A.Inst->getParent());
   });
 }
 
@@ -205,10 +207,13 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
   bool Changed = splitInvokeDestinations(Promises);
   if (Changed) // a new block: the dominator tree and loops read below
     FAM.invalidate(F, PreservedAnalyses::none());
+  // F's loops from here on, made for the first promise outside the entry
+  // block. (What changes F below keeps them up to date.)
+  LazyLoopInfo LI(
+      [&]() -> LoopInfo & { return FAM.getResult<LoopAnalysis>(F); });
   // An assume's check can go before its loop when its address is affine
   // there (CheckPlanner): the induction variable must be a value.
-  if (hasAssumeInLoop(Promises, FAM.getResult<LoopAnalysis>(F)) &&
-      promoteAllocas(F, Promises, FAM)) {
+  if (hasAssumeInLoop(Promises, LI) && promoteAllocas(F, Promises, FAM)) {
     // The CFG is the same: only what reads instructions is stale.
     PreservedAnalyses PA;
     PA.preserve<DominatorTreeAnalysis>();
@@ -219,16 +224,12 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
   // A loaded pointer's or an assume's check can go before its loop.
   SmallVector<const AlignmentPromise *, 8> BeforeLoops(Loads);
   BeforeLoops.append(Assumes.begin(), Assumes.end());
-  if (!BeforeLoops.empty())
-    Changed |=
-        insertPreheaders(BeforeLoops, FAM.getResult<DominatorTreeAnalysis>(F),
-                         FAM.getResult<LoopAnalysis>(F));
+  Changed |= insertPreheaders(BeforeLoops, F, FAM, LI);
   if (Accesses.empty())
     return Changed;
   Changed |= readFieldsOnce(F);
   Changed |= markDisjointOrs(F);
-  Changed |= insertPreheaders(Accesses, FAM.getResult<DominatorTreeAnalysis>(F),
-                              FAM.getResult<LoopAnalysis>(F));
+  Changed |= insertPreheaders(Accesses, F, FAM, LI);
   return Changed;
 }
 

@@ -32,6 +32,7 @@
 #ifndef ALIGNGUARD_CHECKPREPARATION_H
 #define ALIGNGUARD_CHECKPREPARATION_H
 
+#include "LazyAnalysis.h"
 #include "Promises.h"
 #include "UnalignedCopies.h"
 
@@ -54,9 +55,9 @@ bool prepareForChecks(llvm::Function &F,
 
 /// True when one of Promises is an assume's, in a loop of LI, that
 /// align-guard may check before its loop (prepareForChecks prepares F for
-/// it).
+/// it). LI is made only for an assume outside the entry block.
 bool hasAssumeInLoop(llvm::ArrayRef<AlignmentPromise> Promises,
-                     llvm::LoopInfo &LI);
+                     LazyLoopInfo &LI);
 
 /// Calls Use with a copy of F that is prepared as align-guard prepares F
 /// (its promises collected as align-guard<accesses if Accesses; loads if

@@ -122,7 +122,11 @@ void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
     // (EarlyCSE, GVN, alias analysis) take a GEP apart each time.
     Value *Site =
         ConstantPointerNull::get(cast<PointerType>(C.Pointer->getType()));
-    if (std::optional<TableElement> E = tableElement(C.Site, M.getDataLayout()))
+    auto *Table = dyn_cast_or_null<GlobalVariable>(C.Site);
+    if (Table && isSiteTable(*Table))
+      Site = Table; // as makeDescriptors names a deferred place's table
+    else if (std::optional<TableElement> E =
+                 tableElement(C.Site, M.getDataLayout()))
       Site = E->Table;
     else if (C.Site)
       Site = C.Site->stripPointerCasts();

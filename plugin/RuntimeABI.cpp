@@ -101,22 +101,17 @@ Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
   return Same.back();
 }
 
-SmallVector<Constant *, 4>
-SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
+GlobalVariable *SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
   assert(Sites.size() >= 2 && Sites.size() <= MaxTableChecks);
   SmallVector<Constant *, 4> Inits;
   for (const SiteInfo &Site : Sites)
     Inits.push_back(initializer(Site));
   auto *Ty = ArrayType::get(Inits.front()->getType(), Inits.size());
   // Not unnamed_addr: the runtime deduplicates reports by descriptor address.
-  auto *GV = new GlobalVariable(
+  return new GlobalVariable(
       M, Ty, /*isConstant=*/true, GlobalValue::PrivateLinkage,
       ConstantArray::get(Ty, Inits), freshName("__alignguard_site", NextSite),
       nullptr, GlobalValue::NotThreadLocal, AddrSpace);
-  SmallVector<Constant *, 4> Elements;
-  for (unsigned I = 0, E = Inits.size(); I != E; ++I)
-    Elements.push_back(tableElementPointer(*GV, I));
-  return Elements;
 }
 
 Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {

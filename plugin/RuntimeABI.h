@@ -101,10 +101,10 @@ public:
   /// them, so the copy's checks report as its original's, once per site.
   llvm::Constant *create(const SiteInfo &Site, Reuse *R = nullptr);
   /// One constant table of Sites' descriptors (2 to MaxTableChecks, for a
-  /// table hook): pointers to its elements, in order. Each is a descriptor
-  /// the one-check hooks take as well.
-  llvm::SmallVector<llvm::Constant *, 4>
-  createTable(llvm::ArrayRef<SiteInfo> Sites);
+  /// table hook). Its elements (tableElementPointer) are descriptors the
+  /// one-check hooks take as well; a deferred place names the table itself
+  /// (DeferredChecks.h).
+  llvm::GlobalVariable *createTable(llvm::ArrayRef<SiteInfo> Sites);
   /// The type of a descriptor pointer, as the hooks take it.
   llvm::Type *pointerType() const { return StrTy; }
 

@@ -61,6 +61,9 @@ struct Planned {
   std::unique_ptr<TargetLibraryInfo> TLI;
   std::unique_ptr<AssumptionCache> AC;
   std::unique_ptr<ScalarEvolution> SE;
+  /// LI and SE as the planner gets them: made() says whether it asked.
+  std::unique_ptr<LazyLoopInfo> LazyLI;
+  std::unique_ptr<LazyScalarEvolution> LazySE;
   std::vector<AlignmentPromise> Promises;
   CheckPlan Plan;
 
@@ -157,7 +160,11 @@ std::unique_ptr<Planned> plan(const char *IR, const PlanRequest &Req,
   P->SE = std::make_unique<ScalarEvolution>(F, *P->TLI, *P->AC, *P->DT, *P->LI);
   bool IsEntry = CollectAsEntry < 0 ? Req.IsEntry : CollectAsEntry != 0;
   P->Promises = collectAlignmentPromises(F, IsEntry, Scope);
-  P->Plan = planChecks(F, P->Promises, Req, {*P->DT, *P->LI, *P->SE});
+  P->LazyLI = std::make_unique<LazyLoopInfo>(
+      [Raw = P.get()]() -> LoopInfo & { return *Raw->LI; });
+  P->LazySE = std::make_unique<LazyScalarEvolution>(
+      [Raw = P.get()]() -> ScalarEvolution & { return *Raw->SE; });
+  P->Plan = planChecks(F, P->Promises, Req, {*P->DT, *P->LazyLI, *P->LazySE});
   return P;
 }
 
@@ -1255,6 +1262,68 @@ TEST(CheckPlanner, AccessOutsideAnEntryIsNotInScope) {
   ASSERT_NE(L, nullptr);
   EXPECT_EQ(L->Reason, LeftOutReason::NotInScope);
   EXPECT_EQ(L->Why, "accesses are checked only in entry points");
+}
+
+//===----------------------------------------------------------------------===//
+// Loops and ScalarEvolution only where a question needs them
+// (LazyAnalysis.h).
+//===----------------------------------------------------------------------===//
+
+TEST(CheckPlanner, PromisesOnTwoArgumentsAskForNoLoopsOrScalarEvolution) {
+  // Two opaque bases, one under a constant offset: ScalarEvolution could
+  // not subtract them (AlignmentFacts::sameResidue), and is not made to
+  // say so; both get checks. In the entry block, no promise is in a loop.
+  const char *IR = R"(
+declare void @llvm.assume(i1)
+declare void @g()
+define void @f(i8* %p, i8* %q) {
+  call void @llvm.assume(i1 true) ["align"(i8* %p, i64 64)]
+  call void @g()
+  %q16 = getelementptr i8, i8* %q, i64 16
+  call void @llvm.assume(i1 true) ["align"(i8* %q16, i64 16)]
+  ret void
+}
+)";
+  auto P = plan(IR, request());
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  for (unsigned I = 0; I != 2; ++I) {
+    const AlignmentPromise *A = P->promise(PromiseKind::AssumeBundle, I);
+    ASSERT_NE(A, nullptr);
+    EXPECT_EQ(P->leftOut(A), nullptr) << I;
+    EXPECT_GE(P->checkedAt(A), 0) << I;
+  }
+  EXPECT_FALSE(P->LazySE->made());
+  EXPECT_FALSE(P->LazyLI->made());
+}
+
+TEST(CheckPlanner, AVariableOffsetFromACheckedPointerAsksScalarEvolution) {
+  // %row is %p plus 64 * %i: a multiple of 64 from the checked %p, which
+  // only ScalarEvolution sees; the check of %p covers it.
+  const char *IR = R"(
+declare void @llvm.assume(i1)
+declare void @g()
+define void @f(i8* %p, i64 %i) {
+  call void @llvm.assume(i1 true) ["align"(i8* %p, i64 64)]
+  call void @g()
+  %off = shl i64 %i, 6
+  %row = getelementptr i8, i8* %p, i64 %off
+  call void @llvm.assume(i1 true) ["align"(i8* %row, i64 64)]
+  ret void
+}
+)";
+  auto P = plan(IR, request());
+  ASSERT_PLANNED(P);
+  SCOPED_TRACE(P->dump());
+  const AlignmentPromise *First = P->promise(PromiseKind::AssumeBundle, 0);
+  const AlignmentPromise *Row = P->promise(PromiseKind::AssumeBundle, 1);
+  ASSERT_TRUE(First && Row);
+  EXPECT_GE(P->checkedAt(First), 0);
+  const LeftOutPromise *L = P->leftOut(Row);
+  ASSERT_NE(L, nullptr);
+  EXPECT_EQ(L->Reason, LeftOutReason::Covered);
+  EXPECT_TRUE(P->LazySE->made());
+  EXPECT_FALSE(P->LazyLI->made());
 }
 
 } // namespace
