@@ -118,9 +118,7 @@ static std::string returnedBy(const AlignmentPromise &A) {
 PromiseDescription describePromise(const AlignmentPromise &A,
                                    const SubjectNamer &Namer) {
   PromiseDescription D;
-  // Reports are for people: Particle::step(float), not _ZN8Particle4stepEf
-  // (demangle returns a name that is not mangled unchanged).
-  D.Function = demangle(sourceFunctionName(*A.F).str());
+  D.Function = Namer.functionName(*A.F);
   D.Kind = A.Kind;
   // An assume that align-guard made from `align` parameters keeps
   // reporting as those parameters.

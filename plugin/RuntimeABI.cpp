@@ -31,7 +31,17 @@ SiteInfo SiteInfo::from(const PromiseDescription &D) {
 
 SiteDescriptors::SiteDescriptors(Module &M)
     : M(M), AddrSpace(M.getDataLayout().getDefaultGlobalsAddressSpace()),
-      StrTy(compat::bytePtrTy(M.getContext(), AddrSpace)) {}
+      StrTy(compat::bytePtrTy(M.getContext(), AddrSpace)),
+      Zero32(ConstantInt::get(Type::getInt32Ty(M.getContext()), 0)),
+      Zero64(ConstantInt::get(Type::getInt64Ty(M.getContext()), 0)),
+      Version(ConstantInt::get(Type::getInt32Ty(M.getContext()), SiteVersion)) {
+}
+
+Constant *SiteDescriptors::field(unsigned Bits, uint64_t V) {
+  if (V == 0)
+    return Bits == 32 ? Zero32 : Zero64;
+  return ConstantInt::get(Type::getIntNTy(M.getContext(), Bits), V);
+}
 
 std::string SiteDescriptors::freshName(StringRef Base, unsigned &Next) const {
   // Base and Base.1 .. Base.Next are taken (this table named them, or
@@ -63,23 +73,21 @@ Constant *SiteDescriptors::string(StringRef Text, bool NullIfEmpty) {
 }
 
 Constant *SiteDescriptors::initializer(const SiteInfo &Site) {
-  LLVMContext &Ctx = M.getContext();
-  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   Constant *Fields[] = {
-      ConstantInt::get(I32, SiteVersion),
-      ConstantInt::get(I32, static_cast<unsigned>(Site.Kind)),
+      Version,
+      field(32, static_cast<unsigned>(Site.Kind)),
       string(Site.Function, /*NullIfEmpty=*/false),
       string(Site.Subject, /*NullIfEmpty=*/false),
       string(Site.File, /*NullIfEmpty=*/true),
-      ConstantInt::get(I32, Site.Line),
-      ConstantInt::get(I32, Site.Column),
-      ConstantInt::get(I64, Site.Alignment),
-      ConstantInt::get(I64, static_cast<uint64_t>(Site.Offset)),
+      field(32, Site.Line),
+      field(32, Site.Column),
+      field(64, Site.Alignment),
+      field(64, static_cast<uint64_t>(Site.Offset)),
       string(Site.PromiseFile, /*NullIfEmpty=*/true),
-      ConstantInt::get(I32, Site.PromiseLine),
-      ConstantInt::get(I32, Site.PromiseColumn),
+      field(32, Site.PromiseLine),
+      field(32, Site.PromiseColumn),
   };
-  return ConstantStruct::getAnon(Ctx, Fields);
+  return ConstantStruct::getAnon(M.getContext(), Fields);
 }
 
 Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {

@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
@@ -45,11 +46,21 @@ StringRef sourceFunctionName(const Function &F) {
   return Original.empty() ? F.getName() : Original;
 }
 
-SubjectNamer::SubjectNamer(Function &F) {
+SubjectNamer::SubjectNamer(Function &F) : F(F) {
   compat::forEachDebugVariable(F, [&](Value *Loc, DILocalVariable *Var) {
     if (Loc && Var && !Var->getName().empty())
       Vars.try_emplace(Loc, Var);
   });
+}
+
+std::string SubjectNamer::functionName(const Function &G) const {
+  // Reports are for people: Particle::step(float), not _ZN8Particle4stepEf
+  // (demangle returns a name that is not mangled unchanged).
+  if (&G != &F)
+    return demangle(sourceFunctionName(G).str());
+  if (!Name)
+    Name = demangle(sourceFunctionName(F).str());
+  return *Name;
 }
 
 const DILocalVariable *SubjectNamer::variableOf(const Value *V) const {

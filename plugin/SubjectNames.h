@@ -28,6 +28,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 
+#include <optional>
 #include <string>
 
 namespace alignguard {
@@ -59,6 +60,10 @@ public:
   /// empty when it has neither.
   std::string argumentName(const llvm::Argument &A) const;
 
+  /// G's source function name (sourceFunctionName), demangled: for F,
+  /// the namer's own function, worked out once.
+  std::string functionName(const llvm::Function &G) const;
+
 private:
   /// The debug variable of V (for an argument, also its -O0 spill slot's).
   const llvm::DILocalVariable *variableOf(const llvm::Value *V) const;
@@ -86,6 +91,9 @@ private:
   /// Loads through loads: TVM's args -> DLTensor* -> data is two.
   static constexpr unsigned MaxPathDepth = 4;
   llvm::DenseMap<const llvm::Value *, const llvm::DILocalVariable *> Vars;
+  const llvm::Function &F;
+  /// functionName(F), once asked for.
+  mutable std::optional<std::string> Name;
 };
 
 } // namespace alignguard
