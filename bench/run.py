@@ -1366,13 +1366,15 @@ def explain13(data):
                            "function at every size (%s), and CPU time with it. "
                            "bench/README.md (compile time) has the measurements: the added "
                            "instructions and memory are spread over several pieces "
-                           "(align-guard's own work, 45%% of the instructions, a quarter each "
-                           "in descriptors, planning and analyses; the expanded checks, about "
-                           "40%% of the added peak; the passes after the expansion; the site "
-                           "descriptors: one private constant global per check, 3 to 4 per "
-                           "function here), and a build with one descriptor per function, "
-                           "the ceiling of a more compact descriptor layout, took about 1%% "
-                           "less CPU time, within the noise."
+                           "(align-guard's own work, under a third of the instructions, most "
+                           "of it descriptors and planning; the expanded checks, about 40%% "
+                           "of the added peak; the guard notes, which take the context's map "
+                           "of instructions with metadata past a doubling at every size here, "
+                           "about a quarter of it; the passes after the expansion; the site "
+                           "descriptors: one constant table per function, 3 to 4 entries "
+                           "here), and a build with one descriptor per function, the ceiling "
+                           "of a more compact descriptor layout, took about 1%% less CPU "
+                           "time, within the noise."
                            % memory_growth_text(data["compile"]))
     return why
 

@@ -60,7 +60,7 @@ void AlignmentFacts::addTest(const AlignmentTest &Test, FactSource Source,
 
 AlignmentFacts::AlignmentFacts(Function &F, const DominatorTree &DT,
                                LazyScalarEvolution *SE)
-    : DT(DT), SE(SE), DL(F.getParent()->getDataLayout()) {
+    : DT(DT), LazySE(SE), DL(F.getParent()->getDataLayout()) {
   for (Instruction &I : instructions(F)) {
     if (auto *Br = dyn_cast<BranchInst>(&I)) {
       if (Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
@@ -360,7 +360,7 @@ bool AlignmentFacts::sameResidue(const AlignmentFact &Fact,
       return Delta % Q.Alignment == 0; // modulo 2^64, a power of two
     }
   }
-  if (!SE)
+  if (!LazySE)
     return false;
   // Two pointers ScalarEvolution would root at different opaque bases: it
   // cannot subtract them (getMinusSCEV's answer is CouldNotCompute, LLVM 14
@@ -371,7 +371,7 @@ bool AlignmentFacts::sameResidue(const AlignmentFact &Fact,
     if (QBase && FactBase && QBase != FactBase)
       return false;
   }
-  ScalarEvolution &SE = this->SE->get();
+  ScalarEvolution &SE = LazySE->get();
   auto SCEVOf = [&](Value *V, const SCEV *S) -> const SCEV * {
     if (S)
       return S;

@@ -165,7 +165,7 @@ private:
   void addChecks(llvm::SwitchInst &Switch);
 
   const llvm::DominatorTree &DT;
-  LazyScalarEvolution *SE;
+  LazyScalarEvolution *LazySE; ///< null: constant offsets only
   const llvm::DataLayout &DL;
   std::vector<AlignmentFact> Facts;
 };
