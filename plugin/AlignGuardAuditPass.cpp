@@ -119,9 +119,7 @@ LazyScalarEvolution &Auditor::evolutionOf(Function &F) {
   std::unique_ptr<LazyScalarEvolution> &Slot = Evolutions[&F];
   if (!Slot)
     Slot = std::make_unique<LazyScalarEvolution>(
-        [this, &F]() -> ScalarEvolution & {
-          return FAM.getResult<ScalarEvolutionAnalysis>(F);
-        });
+        lazily<ScalarEvolutionAnalysis>(FAM, F));
   return *Slot;
 }
 
@@ -323,11 +321,8 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
     Request.SuppressedBy = Why->Rule;
   auto PlanOn = [&](Function &G, ArrayRef<AlignmentPromise> Of) {
     // (G may be a prepared copy, gone after: nothing of it is kept.)
-    LazyLoopInfo LoopsOfG(
-        [&]() -> LoopInfo & { return FAM.getResult<LoopAnalysis>(G); });
-    LazyScalarEvolution EvolutionOfG([&]() -> ScalarEvolution & {
-      return FAM.getResult<ScalarEvolutionAnalysis>(G);
-    });
+    LazyLoopInfo LoopsOfG = lazily<LoopAnalysis>(FAM, G);
+    LazyScalarEvolution EvolutionOfG = lazily<ScalarEvolutionAnalysis>(FAM, G);
     CheckPlan Plan = planChecks(
         G, Of, Request,
         {FAM.getResult<DominatorTreeAnalysis>(G), LoopsOfG, EvolutionOfG});
@@ -341,8 +336,7 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
   // promoted allocas (CheckPreparation.h): plan on such a copy. Its
   // promises are F's, in F's order (preparation adds none).
   std::vector<PlannedAction> Out;
-  LazyLoopInfo Loops(
-      [&]() -> LoopInfo & { return FAM.getResult<LoopAnalysis>(F); });
+  LazyLoopInfo Loops = lazily<LoopAnalysis>(FAM, F);
   if (Opts.Guard.Accesses || Opts.Guard.Loads ||
       hasAssumeInLoop(Promises, Loops))
     withPreparedCopy(F, IsEntry, Opts.Guard.Accesses, Opts.Guard.Loads, FAM,

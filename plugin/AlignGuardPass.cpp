@@ -289,11 +289,8 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
       Request.SuppressedBy = Why->Rule;
     // Loops and ScalarEvolution only where a promise needs them
     // (LazyAnalysis.h).
-    LazyLoopInfo LI(
-        [&]() -> LoopInfo & { return FAM.getResult<LoopAnalysis>(F); });
-    LazyScalarEvolution SE([&]() -> ScalarEvolution & {
-      return FAM.getResult<ScalarEvolutionAnalysis>(F);
-    });
+    LazyLoopInfo LI = lazily<LoopAnalysis>(FAM, F);
+    LazyScalarEvolution SE = lazily<ScalarEvolutionAnalysis>(FAM, F);
     CheckPlan Plan =
         planChecks(F, Promises, Request,
                    {FAM.getResult<DominatorTreeAnalysis>(F), LI, SE});

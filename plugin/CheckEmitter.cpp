@@ -375,14 +375,15 @@ void Emitter::makeDescriptors(const CheckSite &S, Materialized &M,
       Ordered.push_back(Infos[I]);
     }
     M.Checks = std::move(Checks);
+    // The k-th check names the table and its k-th element: a pointer to
+    // the element is made only where a one-check hook takes it
+    // (PlaceEmitter::descriptorOf), and a marker names the table once a
+    // check (emitDeferredPlace).
     GlobalVariable *Table = Sites.createTable(Ordered);
-    // A marker names the table itself, and its k-th check the k-th element
-    // (emitDeferredPlace): the element pointers are made at the expansion.
-    bool Marker = Deferred && canDefer(S.Policy);
-    for (size_t I = 0; I != M.Checks.size(); ++I)
-      M.Checks[I].Check.Site =
-          Marker ? static_cast<Constant *>(Table)
-                 : tableElementPointer(*Table, static_cast<unsigned>(I));
+    for (size_t I = 0; I != M.Checks.size(); ++I) {
+      M.Checks[I].Check.Site = Table;
+      M.Checks[I].Check.Element = static_cast<unsigned>(I);
+    }
     return;
   }
   for (size_t I = 0; I != M.Checks.size(); ++I)
@@ -500,12 +501,20 @@ Value *failsAlone(CheckBuilder &B, const PreparedCheck &P) {
   return P.Guard ? B.CreateAnd(Misaligned, P.Guard) : Misaligned;
 }
 
+/// C's own descriptor, as the one-check hooks take it.
+static Value *descriptorOf(const PlaceCheck &C) {
+  auto *Table = dyn_cast_or_null<GlobalVariable>(C.Site);
+  if (Table && isSiteTable(*Table))
+    return tableElementPointer(*Table, C.Element);
+  return C.Site;
+}
+
 FailureCall PlaceEmitter::failureCall(CheckBuilder &FB,
                                       const PreparedCheck &P) {
   FB.SetCurrentDebugLocation(P.Loc);
   Type *I64 = FB.getInt64Ty();
   return {HookShape::OneCheck,
-          P.C->Site,
+          descriptorOf(*P.C),
           {P.PtrBits, FB.CreateTrunc(P.Alignment, I64),
            P.Offset ? FB.CreateTrunc(P.Offset, I64) : FB.getInt64(0)},
           P.Loc};
@@ -515,15 +524,17 @@ std::optional<FailureCall>
 PlaceEmitter::tableFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared) {
   if (Prepared.size() < 2 || Prepared.size() > MaxTableChecks)
     return std::nullopt;
-  const DataLayout &DL = F.getParent()->getDataLayout();
-  GlobalVariable *Table = nullptr;
+  auto *Table = dyn_cast_or_null<GlobalVariable>(Prepared.front().C->Site);
+  if (!Table || !isSiteTable(*Table) ||
+      Table->getValueType()->getArrayNumElements() != Prepared.size())
+    return std::nullopt;
   for (size_t I = 0; I != Prepared.size(); ++I) {
     const PreparedCheck &P = Prepared[I];
-    std::optional<TableElement> E = tableElement(P.C->Site, DL);
-    if (!E || (Table && E->Table != Table) || E->Index != I ||
-        E->Table->getValueType()->getArrayNumElements() != Prepared.size())
+    std::optional<TableElement> E;
+    if (P.C->Site == Table && P.C->Element == I)
+      E = tableElement(*Table, static_cast<unsigned>(I));
+    if (!E)
       return std::nullopt;
-    Table = E->Table;
     // The runtime tests (address - offset) & (alignment - 1) in 64 bits,
     // with the element's alignment and offset: exactly this check.
     auto *Offset = dyn_cast_or_null<ConstantInt>(P.Offset);
@@ -533,8 +544,11 @@ PlaceEmitter::tableFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared) {
         E->Offset != (Offset ? Offset->getSExtValue() : 0))
       return std::nullopt;
   }
-  FailureCall Call{
-      HookShape::Table, Prepared.front().C->Site, {}, Prepared.front().Loc};
+  // The table hook takes the first element, as a descriptor pointer.
+  FailureCall Call{HookShape::Table,
+                   tableElementPointer(*Table, 0),
+                   {},
+                   Prepared.front().Loc};
   for (size_t I = 0; I != MaxTableChecks; ++I)
     Call.Rest.push_back(I < Prepared.size() ? Prepared[I].PtrBits
                                             : FB.getInt64(0));

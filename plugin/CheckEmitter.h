@@ -38,8 +38,11 @@ struct PlaceCheck {
   llvm::Value *Alignment;        ///< an integer: what is tested
   llvm::Value *Offset = nullptr; ///< the promise's offset (an integer), or null
   llvm::Value *Guard = nullptr;  ///< an i1 that must also hold to fail, or null
-  llvm::Value *Site = nullptr;   ///< the descriptor (null under trap)
+  /// The descriptor, or a table of them (isSiteTable) with Element naming
+  /// which; null under trap.
+  llvm::Value *Site = nullptr;
   llvm::DebugLoc Loc;
+  unsigned Element = 0; ///< when Site is a table: its Element-th descriptor
 };
 
 /// Tests Checks (at least one) before At in one rarely taken branch, and

@@ -209,8 +209,7 @@ bool prepareForChecks(Function &F, ArrayRef<AlignmentPromise> Promises,
     FAM.invalidate(F, PreservedAnalyses::none());
   // F's loops from here on, made for the first promise outside the entry
   // block. (What changes F below keeps them up to date.)
-  LazyLoopInfo LI(
-      [&]() -> LoopInfo & { return FAM.getResult<LoopAnalysis>(F); });
+  LazyLoopInfo LI = lazily<LoopAnalysis>(FAM, F);
   // An assume's check can go before its loop when its address is affine
   // there (CheckPlanner): the induction variable must be a value.
   if (hasAssumeInLoop(Promises, LI) && promoteAllocas(F, Promises, FAM)) {

@@ -79,7 +79,7 @@ bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
       unsigned Index = NextElement[Table]++;
       if (Index >= Table->getValueType()->getArrayNumElements())
         return false;
-      C.Site = tableElementPointer(*Table, Index);
+      C.Element = Index;
     } else if (auto *Desc = dyn_cast<Constant>(C.Site)) {
       C.Site = ConstantExpr::getPointerCast(
           Desc, compat::bytePtrTy(Desc->getContext(),
@@ -114,22 +114,25 @@ void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
   Module &M = *At->getModule();
   IRBuilder<> B(At);
   std::vector<Value *> Args;
+#ifndef NDEBUG
+  SmallDenseMap<Value *, unsigned, 1> Elements;
+#endif
   for (const PlaceCheck &C : Checks) {
     // The descriptor itself, not the byte pointer cast of it the hooks take
-    // (typed pointers, LLVM 14), and for an element of a table the table:
-    // InstCombine folds every constant expression operand again each time
-    // it runs, and the passes that look at a call's pointer operands
-    // (EarlyCSE, GVN, alias analysis) take a GEP apart each time.
+    // (typed pointers, LLVM 14), and for an element of a table the table
+    // (the k-th check naming it is its k-th element: makeDescriptors puts
+    // them in that order): InstCombine folds every constant expression
+    // operand again each time it runs, and the passes that look at a
+    // call's pointer operands (EarlyCSE, GVN, alias analysis) take a GEP
+    // apart each time.
     Value *Site =
-        ConstantPointerNull::get(cast<PointerType>(C.Pointer->getType()));
-    auto *Table = dyn_cast_or_null<GlobalVariable>(C.Site);
-    if (Table && isSiteTable(*Table))
-      Site = Table; // as makeDescriptors names a deferred place's table
-    else if (std::optional<TableElement> E =
-                 tableElement(C.Site, M.getDataLayout()))
-      Site = E->Table;
-    else if (C.Site)
-      Site = C.Site->stripPointerCasts();
+        C.Site
+            ? C.Site->stripPointerCasts()
+            : ConstantPointerNull::get(cast<PointerType>(C.Pointer->getType()));
+    assert((!isa<GlobalVariable>(Site) ||
+            !isSiteTable(*cast<GlobalVariable>(Site)) ||
+            C.Element == Elements[Site]++) &&
+           "a table's checks come in its elements' order");
     appendDeferredCheck(Args, {C.Pointer, C.Alignment,
                                C.Offset ? C.Offset : B.getInt64(0),
                                C.Guard ? C.Guard : B.getTrue(), Site});

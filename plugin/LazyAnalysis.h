@@ -11,9 +11,7 @@
 // the pass's own work on modules full of small kernels (bench/README.md,
 // compile time).
 //
-//   LazyScalarEvolution SE([&]() -> ScalarEvolution & {
-//     return FAM.getResult<ScalarEvolutionAnalysis>(F);
-//   });
+//   LazyScalarEvolution SE = lazily<ScalarEvolutionAnalysis>(FAM, F);
 //   planChecks(F, Promises, Request, {DT, LI, SE}); // SE.made(): perhaps not
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +20,7 @@
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/PassManager.h"
 
 #include <functional>
 #include <utility>
@@ -51,6 +50,16 @@ private:
 
 using LazyLoopInfo = LazyAnalysis<llvm::LoopInfo>;
 using LazyScalarEvolution = LazyAnalysis<llvm::ScalarEvolution>;
+
+/// AnalysisT's result for F, asked of FAM at the first get(). FAM and F
+/// must outlive it.
+template <typename AnalysisT>
+LazyAnalysis<typename AnalysisT::Result>
+lazily(llvm::FunctionAnalysisManager &FAM, llvm::Function &F) {
+  return LazyAnalysis<typename AnalysisT::Result>(
+      [&FAM, &F]() ->
+      typename AnalysisT::Result & { return FAM.getResult<AnalysisT>(F); });
+}
 
 /// The innermost loop BB is in. The entry block is in none, and takes no
 /// LoopInfo to say so.

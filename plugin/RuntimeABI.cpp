@@ -123,13 +123,19 @@ GlobalVariable *SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
 }
 
 Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
+  // The first element is where the table is: no GEP (the folder would make
+  // one and fold it away, and the context would keep it).
+  Type *BytePtr =
+      compat::bytePtrTy(Table.getContext(), Table.getAddressSpace());
+  if (Index == 0)
+    return ConstantExpr::getPointerCast(&Table, BytePtr);
   Type *I64 = Type::getInt64Ty(Table.getContext());
   Constant *Indices[] = {ConstantInt::get(I64, 0),
                          ConstantInt::get(I64, Index)};
   return ConstantExpr::getPointerCast(
       ConstantExpr::getInBoundsGetElementPtr(Table.getValueType(), &Table,
                                              Indices),
-      compat::bytePtrTy(Table.getContext(), Table.getAddressSpace()));
+      BytePtr);
 }
 
 bool isSiteTable(const GlobalVariable &GV) {
@@ -140,31 +146,21 @@ bool isSiteTable(const GlobalVariable &GV) {
          GV.getName().take_front(17) == "__alignguard_site";
 }
 
-std::optional<TableElement> tableElement(Value *Site, const DataLayout &DL) {
-  if (!Site)
+std::optional<TableElement> tableElement(const GlobalVariable &Table,
+                                         unsigned Index) {
+  if (!isSiteTable(Table))
     return std::nullopt;
-  APInt Bytes(DL.getIndexTypeSizeInBits(Site->getType()), 0);
-  auto *GV = dyn_cast<GlobalVariable>(
-      Site->stripAndAccumulateConstantOffsets(DL, Bytes,
-                                              /*AllowNonInbounds=*/false));
-  if (!GV || !isSiteTable(*GV))
+  auto *Entries = cast<ConstantArray>(Table.getInitializer());
+  if (Index >= Entries->getNumOperands())
     return std::nullopt;
-  auto *Table = cast<ConstantArray>(GV->getInitializer());
-  auto *Ty = cast<ArrayType>(Table->getType());
-  uint64_t Stride = DL.getTypeAllocSize(Ty->getElementType());
-  if (Bytes.isNegative() || Bytes.urem(Stride) ||
-      Bytes.udiv(Stride).uge(Ty->getNumElements()))
-    return std::nullopt;
-  uint64_t Index = Bytes.udiv(Stride).getZExtValue();
-  auto *Fields = dyn_cast<ConstantStruct>(Table->getOperand(Index));
+  auto *Fields = dyn_cast<ConstantStruct>(Entries->getOperand(Index));
   if (!Fields || Fields->getNumOperands() != 12)
     return std::nullopt;
   auto *Alignment = dyn_cast<ConstantInt>(Fields->getOperand(7));
   auto *Offset = dyn_cast<ConstantInt>(Fields->getOperand(8));
   if (!Alignment || !Offset)
     return std::nullopt;
-  return TableElement{GV, Index, Alignment->getZExtValue(),
-                      Offset->getSExtValue()};
+  return TableElement{Alignment->getZExtValue(), Offset->getSExtValue()};
 }
 
 static FunctionType *hookType(LLVMContext &Ctx, Type *SitePtrTy,

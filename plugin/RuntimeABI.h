@@ -102,8 +102,8 @@ public:
   llvm::Constant *create(const SiteInfo &Site, Reuse *R = nullptr);
   /// One constant table of Sites' descriptors (2 to MaxTableChecks, for a
   /// table hook). Its elements (tableElementPointer) are descriptors the
-  /// one-check hooks take as well; a deferred place names the table itself
-  /// (DeferredChecks.h).
+  /// one-check hooks take as well; a place's checks name the table itself
+  /// and which element (PlaceCheck::Element).
   llvm::GlobalVariable *createTable(llvm::ArrayRef<SiteInfo> Sites);
   /// The type of a descriptor pointer, as the hooks take it.
   llvm::Type *pointerType() const { return StrTy; }
@@ -141,16 +141,15 @@ llvm::FunctionCallee getHook(llvm::Module &M, HookKind Kind,
                              llvm::Type *SitePtrTy,
                              HookShape Shape = HookShape::OneCheck);
 
-/// Where a descriptor pointer points when it is an element of a table
-/// createTable made: the table and the element's alignment and offset.
+/// The alignment and offset the Index-th descriptor of a table
+/// createTable made names (what the table hook tests for it); none when
+/// Table is not such a table or has no such element.
 struct TableElement {
-  llvm::GlobalVariable *Table;
-  uint64_t Index;
   uint64_t Alignment;
   int64_t Offset;
 };
-std::optional<TableElement> tableElement(llvm::Value *Site,
-                                         const llvm::DataLayout &DL);
+std::optional<TableElement> tableElement(const llvm::GlobalVariable &Table,
+                                         unsigned Index);
 /// True for a table createTable made.
 bool isSiteTable(const llvm::GlobalVariable &GV);
 /// A pointer to Table's Index-th descriptor, as the hooks take it.
