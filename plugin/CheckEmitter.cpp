@@ -377,8 +377,8 @@ void Emitter::makeDescriptors(const CheckSite &S, Materialized &M,
     M.Checks = std::move(Checks);
     // The k-th check names the table and its k-th element: a pointer to
     // the element is made only where a one-check hook takes it
-    // (PlaceEmitter::descriptorOf), and a marker names the table once a
-    // check (emitDeferredPlace).
+    // (PlaceEmitter::descriptorOf); a marker's operands name the table for
+    // each check (emitDeferredPlace).
     GlobalVariable *Table = Sites.createTable(Ordered);
     for (size_t I = 0; I != M.Checks.size(); ++I) {
       M.Checks[I].Check.Site = Table;
