@@ -135,7 +135,7 @@ TVM_SIZES = [300, 1200]
 TVM_SIZES_QUICK = [300]
 TVM_RUNS = {300: 3, 1200: 2}
 # The same cost in instructions executed (callgrind: repeatable, where the
-# CPU times above carry the noise of a shared 2-core machine), on modules
+# CPU times above carry the noise of a shared VM), on modules
 # small enough for callgrind: generated kernels and TVM-shaped functions.
 INSTR_MODULES = [("kernels", "gen_compile_module.py", "k", 250),
                  ("TVM-shaped functions", "gen_tvm_module.py", "tvm", 75)]
@@ -521,8 +521,8 @@ def detect(t):
 
 
 def time_all(t, case_list, quick):
-    """One driver process, all variants, every case: verification, then
-    interleaved repetitions. Returns ({case: {variant: samples}}, verify)."""
+    """One driver process on TIMING_CPU, all variants, every case:
+    verification, then interleaved repetitions. Returns ({case: {variant: samples}}, verify)."""
     reps, sample_ms, budget_ms = (7, 2, 1500) if quick else (21, 4, 4000)
     cmd = [os.path.join(t.work, "driver"), "time", "--reps", str(reps),
            "--sample-ms", str(sample_ms), "--case-budget-ms", str(budget_ms)]
@@ -532,7 +532,7 @@ def time_all(t, case_list, quick):
     cmd += ["plain-again=%s@0" % os.path.join(t.work, "plain.so"), "--"]
     cmd += [case_arg(k, s) for k, s in case_list]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, universal_newlines=True,
-                         env=env_with(ALIGNGUARD_OPTIONS="quiet=1"))
+                         env=env_with(ALIGNGUARD_OPTIONS="quiet=1"), preexec_fn=on_timing_cpu)
     times, verify = {}, {}
     for line in p.stdout:
         f = line.split()
@@ -567,13 +567,32 @@ def pair_order(plugin_first):
     return ("plugin", "base") if plugin_first else ("base", "plugin")
 
 
+# Every timed process runs on this one CPU (the highest the suite may use).
+# On this 2-vCPU VM the scheduler put consecutive processes on alternating
+# CPUs, and the two ran the same command at different speeds for minutes at
+# a time (2026-12-03, opt -O2 on 1000 kernels, LLVM 22, idle machine, eight
+# runs in a row: 2.08, 2.86, 2.02, 2.83, 2.04, 2.84, 2.02, 2.90 s; pinned:
+# 2.86 s on CPU 0 and 2.05 s on CPU 1, three times each). That, not the
+# plugin, was most of the compile-time noise floor of the suite's runs
+# until then (-23.3% .. +5.0%). Pinned, both runs of a pair share the CPU
+# and its state: five pairs on 1000 kernels, LLVM 14, differed by -0.4% ..
+# +0.4%.
+TIMING_CPU = max(os.sched_getaffinity(0))
+
+
+def on_timing_cpu():
+    """For Popen's preexec_fn: the child runs on TIMING_CPU only."""
+    os.sched_setaffinity(0, {TIMING_CPU})
+
+
 def run_alone(cmd, env, what, out_path):
-    """Runs cmd and waits for it, nothing else of the suite's running
-    meanwhile; its stdout and stderr go to out_path. Returns that text and
-    the child's own resource usage (CPU time, peak memory); exits when cmd
-    fails."""
+    """Runs cmd on TIMING_CPU and waits for it, nothing else of the suite's
+    running meanwhile; its stdout and stderr go to out_path. Returns that
+    text and the child's own resource usage (CPU time, peak memory); exits
+    when cmd fails."""
     with open(out_path, "w+") as out:
-        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                             preexec_fn=on_timing_cpu)
         _, status, usage = os.wait4(p.pid, 0)  # the child's own CPU time
         p.returncode = status
         out.seek(0)
@@ -794,16 +813,11 @@ def compile_time(t, modules, runs):
     pairs' differences (cost), the medians of each configuration's runs,
     and align-guard's own time from one run of the pass alone (own_time).
     The cost is the pairs' own, not the difference of the two medians or
-    of the fastest runs: on this shared VM the machine has slow spells of
-    tens of seconds to minutes, in which a run takes up to a third more
-    CPU time throughout (2026-12-03, 1000 kernels, LLVM 22, idle machine:
-    one of three pairs without the plugin took 3.11 s against 2.20 and
-    2.26 s; LLVM 14's 1000-kernel runs at 3.55 .. 4.07 s in one suite run,
-    2.4 s in the run before), and the two runs of a pair, one right
-    after the other, are mostly in the same spell; a run from another
-    pair is not (the suite's run of 2026-12-03 13:53: the fastest of each
-    read -6.1% at 1000 kernels on LLVM 14, the pairs +5.0, -9.2, +7.7 and
-    +5.5%)."""
+    of the fastest runs: the two runs of a pair, one right after the
+    other on TIMING_CPU, share that CPU's state; runs of different pairs
+    may not (before the suite pinned its timed processes, the run of
+    2026-12-03 13:53 read -6.1% at 1000 kernels on LLVM 14 from the
+    fastest of each, the pairs +5.0, -9.2, +7.7 and +5.5%)."""
     res = {}
     for n in sorted(modules):
         samples = [opt_pair(t, modules[n], plugin_first=i % 2 == 1) for i in range(runs[n])]
@@ -861,7 +875,8 @@ def machine():
             mem = "%.0f GiB" % (int(m.group(1)) / 1024 / 1024)
     uname = subprocess.run(["uname", "-a"], stdout=subprocess.PIPE,
                            universal_newlines=True).stdout.strip()
-    return dict(cpu=model, cores=cores, mhz=mhz, flags=" ".join(flags), memory=mem, uname=uname)
+    return dict(cpu=model, cores=cores, mhz=mhz, flags=" ".join(flags), memory=mem, uname=uname,
+                timing_cpu=TIMING_CPU)
 
 
 def git_head():
@@ -1212,14 +1227,15 @@ def write_compile(data, a):
     a("")
     a("CPU seconds (user + system), medians (%s, each a pair: without the plugin and with it, "
       "one after the other, which goes first alternating); the whole cost is the median of the "
-      "pairs' differences (this shared VM has slow spells of tens of seconds, in which a run "
-      "takes up to a third more CPU time, and the two runs of a pair mostly share one); "
+      "pairs' differences; every timed process runs on one CPU (CPU %d: on this VM the "
+      "scheduler put consecutive processes on alternating CPUs, which ran the same command "
+      "up to 40%% apart at times, the compile-time noise floor of the runs before pinning); "
       "align-guard's own time is its "
       "`-time-passes` line in one run of the pass alone, `opt -passes='align-guard<deferred>'` "
       "(what the pipeline runs at its start, on the same IR; the pairs run without "
       "`-time-passes`, whose timers cost opt a third more); the pass's instructions from one "
       "callgrind run of `opt -passes=align-guard`."
-      % runs_text(data))
+      % (runs_text(data), data["machine"]["timing_cpu"]))
     a("")
     a("| kernels | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | own / opt -O2 | align-guard's instructions | peak memory (MiB): without, with |")
     a("|---|---|---|---|---|---|---|---|---|")
@@ -1350,8 +1366,8 @@ def explain13(data):
                        "blocks and site descriptors (the verifier, module teardown), in "
                        "functions that are small (a few pointers and one loop).%s" % (
                            "CPU time" if timed else "instructions executed", tg["measured"],
-                           (" CPU times on this shared 2-core machine vary by several percent "
-                            "from run to run (%s; noise floor: %s); "
+                           (" CPU times on this shared VM still vary from run to run, on one "
+                            "CPU (%s; noise floor: %s); "
                             "the instruction counts beside them are repeatable. Largest "
                             "differences (-time-passes, %s kernels): %s." % (
                                 runs_text(data),

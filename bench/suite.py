@@ -125,9 +125,11 @@ def write(path, runs, quick, command, elapsed):
           command, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
           elapsed))
     a("")
-    a("- Machine: %s, %d logical CPUs, %s memory; the CPU has %s. Shared with other work while "
-      "it ran: times are noisy, instruction counts are exact." % (
-          m["cpu"], m["cores"], m["memory"], m["flags"]))
+    a("- Machine: %s, %d logical CPUs, %s memory; the CPU has %s. Every timed process ran on "
+      "CPU %d alone (nothing else of the suite's running meanwhile), both runs of each "
+      "compile-time pair on it; the machine is a shared VM, so times still carry some noise "
+      "(each section gives its noise floor); instruction counts are exact." % (
+          m["cpu"], m["cores"], m["memory"], m["flags"], m["timing_cpu"]))
     a("- Runs (each major's plugin and runtime copied once, at the start, to "
       "`build-bench/snapshot/`, and measured by both of its runs): " + "; ".join("`%s`: LLVM %d, kernels for %s%s, %.1f min" % (
         c["name"], c["llvm"], c["label"],
