@@ -503,8 +503,7 @@ Value *failsAlone(CheckBuilder &B, const PreparedCheck &P) {
 
 /// C's own descriptor, as the one-check hooks take it.
 static Value *descriptorOf(const PlaceCheck &C) {
-  auto *Table = dyn_cast_or_null<GlobalVariable>(C.Site);
-  if (Table && isSiteTable(*Table))
+  if (GlobalVariable *Table = siteTable(C.Site))
     return tableElementPointer(*Table, C.Element);
   return C.Site;
 }
@@ -524,9 +523,8 @@ std::optional<FailureCall>
 PlaceEmitter::tableFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared) {
   if (Prepared.size() < 2 || Prepared.size() > MaxTableChecks)
     return std::nullopt;
-  auto *Table = dyn_cast_or_null<GlobalVariable>(Prepared.front().C->Site);
-  if (!Table || !isSiteTable(*Table) ||
-      Table->getValueType()->getArrayNumElements() != Prepared.size())
+  GlobalVariable *Table = siteTable(Prepared.front().C->Site);
+  if (!Table || Table->getValueType()->getArrayNumElements() != Prepared.size())
     return std::nullopt;
   for (size_t I = 0; I != Prepared.size(); ++I) {
     const PreparedCheck &P = Prepared[I];

@@ -38,7 +38,7 @@ struct PlaceCheck {
   llvm::Value *Alignment;        ///< an integer: what is tested
   llvm::Value *Offset = nullptr; ///< the promise's offset (an integer), or null
   llvm::Value *Guard = nullptr;  ///< an i1 that must also hold to fail, or null
-  /// The descriptor, or a table of them (isSiteTable) with Element naming
+  /// The descriptor, or a table of them (siteTable) with Element naming
   /// which; null under trap.
   llvm::Value *Site = nullptr;
   llvm::DebugLoc Loc;

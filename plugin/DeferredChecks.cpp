@@ -72,10 +72,9 @@ bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
       C.Offset = nullptr;
     if (auto *G = dyn_cast<ConstantInt>(C.Guard); G && G->isOne())
       C.Guard = nullptr;
-    auto *Table = dyn_cast<GlobalVariable>(C.Site);
     if (isa<ConstantPointerNull>(C.Site)) {
       C.Site = nullptr;
-    } else if (Table && isSiteTable(*Table)) {
+    } else if (GlobalVariable *Table = siteTable(C.Site)) {
       unsigned Index = NextElement[Table]++;
       if (Index >= Table->getValueType()->getArrayNumElements())
         return false;
@@ -129,9 +128,7 @@ void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
         C.Site
             ? C.Site->stripPointerCasts()
             : ConstantPointerNull::get(cast<PointerType>(C.Pointer->getType()));
-    assert((!isa<GlobalVariable>(Site) ||
-            !isSiteTable(*cast<GlobalVariable>(Site)) ||
-            C.Element == Elements[Site]++) &&
+    assert((!siteTable(Site) || C.Element == Elements[Site]++) &&
            "a table's checks come in its elements' order");
     appendDeferredCheck(Args, {C.Pointer, C.Alignment,
                                C.Offset ? C.Offset : B.getInt64(0),

@@ -138,7 +138,7 @@ Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
       BytePtr);
 }
 
-bool isSiteTable(const GlobalVariable &GV) {
+static bool isSiteTable(const GlobalVariable &GV) {
   auto *Ty = dyn_cast<ArrayType>(GV.getValueType());
   return Ty && Ty->getNumElements() >= 2 &&
          Ty->getNumElements() <= MaxTableChecks && GV.isConstant() &&
@@ -146,10 +146,14 @@ bool isSiteTable(const GlobalVariable &GV) {
          GV.getName().take_front(17) == "__alignguard_site";
 }
 
+GlobalVariable *siteTable(Value *Site) {
+  auto *GV = dyn_cast_or_null<GlobalVariable>(Site);
+  return GV && isSiteTable(*GV) ? GV : nullptr;
+}
+
 std::optional<TableElement> tableElement(const GlobalVariable &Table,
                                          unsigned Index) {
-  if (!isSiteTable(Table))
-    return std::nullopt;
+  assert(isSiteTable(Table) && "tableElement takes what siteTable returned");
   auto *Entries = cast<ConstantArray>(Table.getInitializer());
   if (Index >= Entries->getNumOperands())
     return std::nullopt;

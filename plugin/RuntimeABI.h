@@ -141,17 +141,18 @@ llvm::FunctionCallee getHook(llvm::Module &M, HookKind Kind,
                              llvm::Type *SitePtrTy,
                              HookShape Shape = HookShape::OneCheck);
 
-/// The alignment and offset the Index-th descriptor of a table
-/// createTable made names (what the table hook tests for it); none when
-/// Table is not such a table or has no such element.
+/// Site as a table createTable made; null when it is not one (a single
+/// descriptor, another value, or none).
+llvm::GlobalVariable *siteTable(llvm::Value *Site);
+/// The alignment and offset the Index-th descriptor of Table (a table
+/// siteTable returned) names (what the table hook tests for it); none when
+/// it has no such element.
 struct TableElement {
   uint64_t Alignment;
   int64_t Offset;
 };
 std::optional<TableElement> tableElement(const llvm::GlobalVariable &Table,
                                          unsigned Index);
-/// True for a table createTable made.
-bool isSiteTable(const llvm::GlobalVariable &GV);
 /// A pointer to Table's Index-th descriptor, as the hooks take it.
 llvm::Constant *tableElementPointer(llvm::GlobalVariable &Table,
                                     unsigned Index);
