@@ -13,18 +13,21 @@
 # repetitions and modules.
 #
 #   scripts/bench.sh [--quick] [--llvm N] [--rebuild] [--build-root DIR]
+#                    [--build-only]
 #
 # --llvm N: one LLVM major (default: 14 and 22); uses build-N. The plugin
 # and runtime are built when build-N lacks them; --rebuild runs `cmake
 # --build` anyway (otherwise an existing build is measured as it is).
-# --build-root DIR: use DIR/build-N instead of the checkout's (measured as
-# they are, never built). Installs what is missing with apt (as root, or
-# with sudo), like scripts/setup.sh.
+# --build-root DIR: use DIR/build-N instead of the checkout's (built in the
+# same way). --build-only: build what the suite measures and stop (no
+# installs, no measurements). Installs what is missing with apt (as root,
+# or with sudo), like scripts/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 majors=()
 rebuild=0
+build_only=0
 root=
 args=()
 while (($#)); do
@@ -33,9 +36,10 @@ while (($#)); do
     --llvm) majors+=("${2:?--llvm needs a major}"); shift ;;
     --llvm=*) majors+=("${1#--llvm=}") ;;
     --rebuild) rebuild=1 ;;
+    --build-only) build_only=1 ;;
     --build-root) root=${2:?--build-root needs a directory}; shift ;;
     --build-root=*) root=${1#--build-root=} ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -45,6 +49,33 @@ done
 # The build's dependencies (clang, opt, llvm-nm, cmake, libdlpack-dev,
 # Highway, xsimd, SIMDe, ...).
 scripts/setup.sh "${majors[@]}"
+
+# What the suite measures of each major (bench/suite.py, snapshot): the
+# plugin and the runtime as users link it, runtime/libalignguard_rt.a, which
+# target alignguard_rt_link_script writes (alignguard_rt alone makes only
+# the archive it names, under runtime/alignguard/).
+suite_files=(AlignGuard.so runtime/libalignguard_rt.a)
+for n in "${majors[@]}"; do
+  build="${root:-.}/build-$n"
+  lacks=0
+  for f in "${suite_files[@]}"; do [[ -f "$build/$f" ]] || lacks=1; done
+  if ((rebuild || lacks)); then
+    echo "bench.sh: building the plugin and runtime in $build"
+    cmake -S . -B "$build" -DLLVM_DIR="/usr/lib/llvm-$n/lib/cmake/llvm" >/dev/null
+    cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
+      --target AlignGuard alignguard_rt_link_script >/dev/null
+  fi
+  for f in "${suite_files[@]}"; do
+    [[ -f "$build/$f" ]] || {
+      echo "bench.sh: $build/$f is missing after the build" >&2
+      exit 1
+    }
+  done
+done
+if ((build_only)); then
+  echo "bench.sh: built what the suite measures for LLVM ${majors[*]}"
+  exit 0
+fi
 
 # The benchmark's own: valgrind (callgrind), matplotlib for Debian's python3
 # (the plot; /usr/bin/python3 runs run.py, whatever python3 is first on
@@ -76,17 +107,7 @@ if ((${#missing[@]})); then
 fi
 
 suite=()
-for n in "${majors[@]}"; do
-  suite+=(--llvm "$n")
-  [[ -z "$root" ]] || continue
-  build="build-$n"
-  if ((rebuild)) || [[ ! -f "$build/AlignGuard.so" || ! -f "$build/runtime/libalignguard_rt.a" ]]; then
-    echo "bench.sh: building the plugin and runtime in $build"
-    cmake -S . -B "$build" -DLLVM_DIR="/usr/lib/llvm-$n/lib/cmake/llvm" >/dev/null
-    cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
-      --target AlignGuard alignguard_rt >/dev/null
-  fi
-done
+for n in "${majors[@]}"; do suite+=(--llvm "$n"); done
 
 command="scripts/bench.sh${args[*]:+ ${args[*]}}"
 [[ "${majors[*]}" == "14 22" ]] || command+=" $(printf -- '--llvm %s ' "${majors[@]}")"
