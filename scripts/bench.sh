@@ -19,10 +19,12 @@
 # and runtime are built when build-N lacks them; --rebuild runs `cmake
 # --build` anyway (otherwise an existing build is measured as it is).
 # --build-root DIR: use DIR/build-N instead of the checkout's (built in the
-# same way). --build-only: build what the suite measures and stop (no
-# installs, no measurements). Installs what is missing with apt (as root,
-# or with sudo), like scripts/setup.sh.
+# same way; DIR relative to the current directory). --build-only: build what
+# the suite measures and stop (what the build needs is installed, as
+# setup.sh does; nothing is measured). Installs what is missing with apt
+# (as root, or with sudo), like scripts/setup.sh.
 set -euo pipefail
+caller_dir=$PWD
 cd "$(dirname "$0")/.."
 
 majors=()
@@ -45,6 +47,7 @@ while (($#)); do
   shift
 done
 ((${#majors[@]})) || majors=(14 22)
+[[ -z "$root" || "$root" == /* ]] || root="$caller_dir/$root"
 
 # The build's dependencies (clang, opt, llvm-nm, cmake, libdlpack-dev,
 # Highway, xsimd, SIMDe, ...).
