@@ -932,9 +932,10 @@ def ratio(a, b):
     return a / b if b else float("nan")
 
 
-def analyse(data):
-    """Ratios per case and variant, and the targets of issue 5 item 3."""
-    ir, times = data["instructions"], data["times"]
+def case_rows(data):
+    """Per case (kernel:size): each variant's instructions (where callgrind
+    counted them) and median time, and their ratios to plain's."""
+    ir, times = data.get("instructions", {}), data["times"]
     rows = {}
     for k in KERNELS:
         for size in data["sizes"][k["name"]]:
@@ -953,7 +954,62 @@ def analyse(data):
                 r["t_ratio"]["plain-again"] = ratio(t_med["plain-again"], t_med["plain"])
             rows[key] = r
     data["rows"] = rows
+    return rows
 
+
+def hot_loop_target(data):
+    """Issue 5's hot-loop row: abort's and fallback's loops against plain's."""
+    differing = ["%s (%s: %s)" % (k["name"], v, data["hot_loops"][k["name"]][v]["verdict"])
+                 for k in KERNELS for v in ("abort", "fallback")
+                 if data["hot_loops"][k["name"]][v]["verdict"] != "identical"]
+    return dict(
+        target="... and the hot loop's machine code unchanged (same vector instructions, aligned where plain's are)",
+        measured="identical for every kernel" if not differing else "differs: " + "; ".join(differing),
+        met=not differing), differing
+
+
+def fallback_correct_target(data):
+    """Misaligned input with fallback: bit-identical to plain, on every
+    kernel (one that reports and aborts instead does not fall back)."""
+    wrong = [key for key, vs in data["verify"].items() if vs.get("fallback-misaligned", "ok") != "ok"]
+    no_fallback = [k["name"] for k in KERNELS if skipped(k, "fallback-misaligned")]
+    return dict(
+        target="Misaligned input, `fallback`: correct results",
+        measured=("bit-identical to plain on every case it runs" if not wrong else
+                  "WRONG: " + ", ".join(wrong)) +
+                 "".join("; %s does not fall back: %s (the misaligned-input table)" % (
+                     k, data["detect"][k]["fallback"]["what"]) for k in no_fallback),
+        met=not wrong and not no_fallback)
+
+
+def misaligned_throughput(big):
+    """From the large cases: fallback's misaligned throughput against its
+    aligned path's, and promise-free code's on the same misaligned data
+    against fallback's (the limit): ([(ratio, row)], [ratio])."""
+    tp = [(ratio(r["t"]["fallback"], r["t"]["fallback-misaligned"]), r) for r in big
+          if "fallback-misaligned" in r["t"]]
+    free = [ratio(r["t"]["recover-misaligned"], r["t"]["fallback-misaligned"]) for r in big
+            if "fallback-misaligned" in r["t"] and "recover-misaligned" in r["t"]]
+    return tp, free
+
+
+def throughput_target(tp):
+    """Misaligned input with fallback: at least 85% of the aligned path's
+    throughput in every large case (tp: misaligned_throughput's first)."""
+    low = [x for x in tp if x[0] < 0.85]
+    worst_tp = min(tp, key=lambda x: x[0])
+    return dict(
+        target="Misaligned input, `fallback`: at least 85% of the aligned path's throughput "
+               "from 64 Ki elements up",
+        measured="worst %.0f%% (%s %s); below 85%% in %d of %d cases" % (
+            100 * worst_tp[0], worst_tp[1]["kernel"],
+            case_label(find_kernel(worst_tp[1]["kernel"]), worst_tp[1]["size"]), len(low), len(tp)),
+        met=not low)
+
+
+def analyse(data):
+    """Ratios per case and variant, and the targets of issue 5 item 3."""
+    rows = case_rows(data)
     targets = []
     big = [r for r in rows.values() if r["elements"] >= 64 * KI]
 
@@ -961,45 +1017,22 @@ def analyse(data):
     #    64 Ki elements up, and the same hot loop.
     worst = max(((r["ir_ratio"][v] - 1, v, r) for r in big for v in ("abort", "fallback")
                  if v in r["ir_ratio"]), key=lambda x: x[0])
-    loops_same = all(data["hot_loops"][k["name"]][v]["verdict"] == "identical"
-                     for k in KERNELS for v in ("abort", "fallback"))
-    differing = ["%s (%s: %s)" % (k["name"], v, data["hot_loops"][k["name"]][v]["verdict"])
-                 for k in KERNELS for v in ("abort", "fallback")
-                 if data["hot_loops"][k["name"]][v]["verdict"] != "identical"]
+    hot_loop, differing = hot_loop_target(data)
+    loops_same = not differing
     targets.append(dict(
         target="Aligned input, `abort` and `fallback`: at most 1% more instructions than plain -O3 "
                "from 64 Ki elements up",
         measured="worst: %+.4f%% (%s, %s %s)" % (100 * worst[0], worst[1], worst[2]["kernel"],
                                                   case_label(find_kernel(worst[2]["kernel"]), worst[2]["size"])),
         met=worst[0] <= 0.01))
-    targets.append(dict(
-        target="... and the hot loop's machine code unchanged (same vector instructions, aligned where plain's are)",
-        measured="identical for every kernel" if loops_same else "differs: " + "; ".join(differing),
-        met=loops_same))
+    targets.append(hot_loop)
 
     # 2. misaligned input, fallback: correct, and >= 85% of the aligned
     #    path's throughput from 64 Ki elements up.
-    verify = data["verify"]
-    wrong = [key for key, vs in verify.items() if vs.get("fallback-misaligned", "ok") != "ok"]
-    no_fallback = [k["name"] for k in KERNELS if skipped(k, "fallback-misaligned")]
-    targets.append(dict(
-        target="Misaligned input, `fallback`: correct results",
-        measured=("bit-identical to plain on every case it runs" if not wrong else
-                  "WRONG: " + ", ".join(wrong)) +
-                 "".join("; %s does not fall back: %s (the misaligned-input table)" % (
-                     k, data["detect"][k]["fallback"]["what"]) for k in no_fallback),
-        met=not wrong and not no_fallback))
-    tp = [(ratio(r["t"]["fallback"], r["t"]["fallback-misaligned"]), r) for r in big
-          if "fallback-misaligned" in r["t"]]
-    low = [x for x in tp if x[0] < 0.85]
-    worst_tp = min(tp, key=lambda x: x[0])
-    targets.append(dict(
-        target="Misaligned input, `fallback`: at least 85% of the aligned path's throughput "
-               "from 64 Ki elements up",
-        measured="worst %.0f%% (%s %s); below 85%% in %d of %d cases" % (
-            100 * worst_tp[0], worst_tp[1]["kernel"],
-            case_label(find_kernel(worst_tp[1]["kernel"]), worst_tp[1]["size"]), len(low), len(tp)),
-        met=not low))
+    correct = fallback_correct_target(data)
+    targets.append(correct)
+    tp, free = misaligned_throughput(big)
+    targets.append(throughput_target(tp))
 
     # 3. >= 10x less instruction overhead than UBSan's alignment check, on
     #    every kernel: per case, the larger of abort's and fallback's
@@ -1071,15 +1104,13 @@ def analyse(data):
     aligned = [r["ir_ratio"]["abort"] - 1 for r in big if "abort" in r["ir_ratio"]]
     aligned_t = [r["t_ratio"]["abort"] - 1 for r in big if "abort" in r["t_ratio"]]
     factors = [f for f, _ in per_kernel.values()]
-    free = [ratio(r["t"]["recover-misaligned"], r["t"]["fallback-misaligned"]) for r in big
-            if "fallback-misaligned" in r["t"] and "recover-misaligned" in r["t"]]
     data["summary"] = dict(
         aligned_worst=100 * worst[0], aligned_median=100 * statistics.median(aligned),
         aligned_time_median=100 * statistics.median(aligned_t) if aligned_t else None,
         loops_same=loops_same, differing=differing,
         ubsan_min=min(factors), ubsan_median=statistics.median(factors),
         ubsan_kernels=len(factors),
-        fallback_correct=not wrong and not no_fallback,
+        fallback_correct=correct["met"],
         fallback_tp_median=100 * statistics.median(x[0] for x in tp),
         fallback_vs_free_median=100 * statistics.median(free) if free else float("nan"),
         fallback_vs_free_worst=100 * min(free) if free else float("nan"),
@@ -1091,6 +1122,28 @@ def analyse(data):
             ubsan=100 * max((r["ir_ratio"].get("ubsan", 1) - 1 for r in big
                              if r["kernel"] == k["name"]), default=0.0))
             for k in KERNELS})
+
+
+def analyse_native(data):
+    """A --native run's results (no valgrind, so no instruction counts):
+    the hot loops, what misaligned input does, and time ratios."""
+    rows = case_rows(data)
+    big = [r for r in rows.values() if r["elements"] >= 64 * KI]
+    hot_loop, differing = hot_loop_target(data)
+    correct = fallback_correct_target(data)
+    tp, free = misaligned_throughput(big)
+    aligned_t = [r["t_ratio"][v] - 1 for r in big for v in ("abort", "fallback") if v in r["t_ratio"]]
+    noise = [r["t_ratio"]["plain-again"] - 1 for r in big if "plain-again" in r["t_ratio"]]
+    data["targets"] = [hot_loop, correct] + ([throughput_target(tp)] if tp else [])
+    data["targets13"] = []
+    data["summary"] = dict(
+        loops_same=not differing, differing=differing, fallback_correct=correct["met"],
+        aligned_time_median=100 * statistics.median(aligned_t) if aligned_t else float("nan"),
+        aligned_time_worst=100 * max(aligned_t) if aligned_t else float("nan"),
+        noise=(100 * min(noise), 100 * max(noise)) if noise else (float("nan"),) * 2,
+        fallback_tp_median=100 * statistics.median(x[0] for x in tp) if tp else float("nan"),
+        fallback_vs_free_median=100 * statistics.median(free) if free else float("nan"),
+        fallback_vs_free_worst=100 * min(free) if free else float("nan"))
 
 
 def per_place(data):
@@ -1181,6 +1234,13 @@ def issue13_targets(data):
     return out
 
 
+def hot_loop_summary(sm):
+    return "**The hot loop is unchanged**: " + (
+        "the vectorised loop's machine code is identical to plain -O3's for every kernel "
+        "(`abort` and `fallback`)." if sm["loops_same"] else
+        "it differs in " + "; ".join(sm["differing"]) + ".")
+
+
 def summary_lines(data):
     """The few lines a user decides from: cost on aligned input, the hot
     loop, against UBSan, misaligned input with fallback, compile time."""
@@ -1191,10 +1251,7 @@ def summary_lines(data):
             sm["aligned_median"], sm["aligned_worst"],
             "" if sm["aligned_time_median"] is None else
             ", median time %+.1f%% (noise on this machine is about as large)" % sm["aligned_time_median"]),
-        "**The hot loop is unchanged**: " + (
-            "the vectorised loop's machine code is identical to plain -O3's for every kernel "
-            "(`abort` and `fallback`)." if sm["loops_same"] else
-            "it differs in " + "; ".join(sm["differing"]) + "."),
+        hot_loop_summary(sm),
         "**Against UBSan's -fsanitize=alignment**: on %d kernels, AlignGuard's instruction "
         "overhead is a median %.0fx smaller; where -O3 proves UBSan's per-access checks away, "
         "both pay about one check per call and AlignGuard can be the dearer (worst kernel: "
@@ -1460,14 +1517,50 @@ def target_table(a, targets):
         a("| %s | %s | %s |" % (tg["target"], tg["measured"], "yes" if tg["met"] else "**no**"))
 
 
-def write_results(data, path):
-    m, rows = data["machine"], data["rows"]
-    L = []
-    a = L.append
+def write_misaligned(data, a):
+    """What each build does on misaligned input (main's detect), with examples."""
+    a("## Misaligned input: what each build does")
+    a("")
+    a("Each kernel called once (1 Ki elements; GEMM n=64) with every buffer 4 bytes past "
+      "a 64-byte boundary, in a process of its own; the result is compared with plain's on "
+      "aligned buffers.")
+    a("")
+    builds = ["plain", "abort", "fallback", "recover", "ubsan", "ubsan-trap"]
+    a("| kernel | " + " | ".join(builds) + " |")
+    a("|---" * (len(builds) + 1) + "|")
+    for k in KERNELS:
+        d = data["detect"][k["name"]]
+        a("| %s | %s |" % (k["name"], " | ".join(d[b]["what"] for b in builds)))
+    a("")
+    examples = [(k["name"], b, data["detect"][k["name"]][b]["message"]) for k in KERNELS
+                for b in ("abort", "ubsan") if data["detect"][k["name"]][b]["message"]][:4]
+    if examples:
+        a("For example:")
+        a("")
+        a("```")
+        for _, _, msg in examples:
+            a(re.sub(r"0x[0-9a-f]+", "0x...", msg.replace(ROOT + "/", "")))
+        a("```")
+    a("")
+
+
+def hot_loop_line(data, k):
+    """One kernel's hot loop in every build against plain's."""
+    hl = data["hot_loops"][k["name"]]
+    return "Hot loop of `%s` against plain's (plain's aligned accesses: %s): %s." % (
+        k.get("loop_fn", k["name"]), hl["abort"]["plain_aligned"] or "none",
+        ", ".join("%s %s" % (b, hl[b]["verdict"]) for b in BUILDS if b != "plain"))
+
+
+def write_header(data, a, summary):
+    """The title, the command and the machine, compiler and kernels a run
+    used, and the summary (lines) a user decides from."""
+    m = data["machine"]
     a("# AlignGuard benchmark results")
     a("")
-    a("Generated by `%s` on %s in %.1f minutes; do not edit (the command rewrites this file "
-      "and `overhead.png`)." % (data["command"], data["date"], data["elapsed_min"]))
+    a("Generated by `%s` on %s in %.1f minutes; do not edit (the command rewrites this file%s)."
+      % (data["command"], data["date"], data["elapsed_min"],
+         "" if data.get("native") else " and `overhead.png`"))
     a("")
     a("- Machine: %s, %d logical CPUs, %s MHz, %s memory; the CPU has %s (%s)" % (
         m["cpu"], m["cores"], m["mhz"], m["memory"], m["flags"],
@@ -1487,12 +1580,25 @@ def write_results(data, path):
       + (" **Quick run** (`--quick`): fewer sizes and repetitions." if data["quick"] else
          " **Reduced run** (`--reduced`): fewer sizes and repetitions than the default target's."
          if data.get("reduced") else ""))
+    if data.get("native"):
+        a("")
+        a("**Native run** (`--native`): no valgrind (it cannot execute AVX-512 "
+          "instructions), so there are no instruction counts: each build's hot loop against "
+          "plain's, what misaligned input does, and the timing driver's bit-for-bit "
+          "verification and time ratios (medians of wall-clock samples on a shared VM).")
     a("")
     a("## Summary")
     a("")
-    for line in summary_lines(data):
+    for line in summary:
         a("- " + line)
     a("")
+
+
+def write_results(data, path):
+    m, rows = data["machine"], data["rows"]
+    L = []
+    a = L.append
+    write_header(data, a, summary_lines(data))
     a("## Targets (issue 5, item 3)")
     a("")
     target_table(a, data["targets"])
@@ -1626,10 +1732,7 @@ def write_results(data, path):
               "ubsan-trap %+d." % (case_label(k, r["size"]),
                                     *[r["ir"][v] - r["ir"]["plain"] for v in
                                       ("abort", "fallback", "ubsan", "ubsan-trap")]))
-        hl = data["hot_loops"][name]
-        a("Hot loop of `%s` against plain's (plain's aligned accesses: %s): %s." % (
-            k.get("loop_fn", name), hl["abort"]["plain_aligned"] or "none",
-            ", ".join("%s %s" % (b, hl[b]["verdict"]) for b in BUILDS if b != "plain")))
+        a(hot_loop_line(data, k))
     a("")
     a("## UBSan's alignment check: what clang emits and what -O3 leaves")
     a("")
@@ -1650,29 +1753,7 @@ def write_results(data, path):
                                                   u["ubsan-trap"][0], u["ubsan-trap"][1],
                                                   hl["ubsan"]["verdict"], hl["ubsan-trap"]["verdict"]))
     a("")
-    a("## Misaligned input: what each build does")
-    a("")
-    a("Each kernel called once (1 Ki elements; GEMM n=64) with every buffer 4 bytes past "
-      "a 64-byte boundary, in a process of its own; the result is compared with plain's on "
-      "aligned buffers.")
-    a("")
-    builds = ["plain", "abort", "fallback", "recover", "ubsan", "ubsan-trap"]
-    a("| kernel | " + " | ".join(builds) + " |")
-    a("|---" * (len(builds) + 1) + "|")
-    for k in KERNELS:
-        d = data["detect"][k["name"]]
-        a("| %s | %s |" % (k["name"], " | ".join(d[b]["what"] for b in builds)))
-    a("")
-    examples = [(k["name"], b, data["detect"][k["name"]][b]["message"]) for k in KERNELS
-                for b in ("abort", "ubsan") if data["detect"][k["name"]][b]["message"]][:4]
-    if examples:
-        a("For example:")
-        a("")
-        a("```")
-        for _, _, msg in examples:
-            a(re.sub(r"0x[0-9a-f]+", "0x...", msg.replace(ROOT + "/", "")))
-        a("```")
-    a("")
+    write_misaligned(data, a)
     if data.get("compile"):
         write_compile(data, a)
     if data.get("thirdparty"):
@@ -1692,6 +1773,53 @@ def write_results(data, path):
         a("")
     a("![overhead against size](overhead.png)")
     a("")
+    with open(path, "w") as f:
+        f.write("\n".join(L))
+
+
+def write_native_results(data, path):
+    """RESULTS.md of a --native run: what it can show without instruction
+    counts (analyse_native)."""
+    sm, rows = data["summary"], data["rows"]
+    L = []
+    a = L.append
+    write_header(data, a, [
+        hot_loop_summary(sm),
+        "**Aligned input**: `abort` and `fallback` took a median %+.1f%% (worst %+.1f%%) of "
+        "plain -O3's time from 64 Ki elements up; plain's own library timed again read %+.1f%% "
+        ".. %+.1f%% (the noise of these times)." % (
+            sm["aligned_time_median"], sm["aligned_time_worst"], *sm["noise"]),
+        "**Misaligned input, `fallback`**: %s; from 64 Ki elements up, median %.0f%% of the "
+        "aligned path's throughput, and median %.0f%% (worst %.0f%%) of promise-free code's on "
+        "the same misaligned data (`recover-misaligned`), the limit." % (
+            "right answers on every kernel" if sm["fallback_correct"] else
+            "not on every kernel (the targets say which)", sm["fallback_tp_median"],
+            sm["fallback_vs_free_median"], sm["fallback_vs_free_worst"])])
+    a("## Targets (issue 5, item 3, those a native run measures)")
+    a("")
+    target_table(a, data["targets"])
+    a("")
+    a("## Time per kernel")
+    a("")
+    a("Time ratio to plain -O3 (median of %d repetitions, each a rotation over every variant "
+      "in one process); `-` = not run (see the misaligned-input table)." % data["timing"]["reps"])
+    names = [v for v in VARIANT_NAMES if v != "plain"]
+    for k in KERNELS:
+        a("")
+        a("### %s (`bench/kernels/%s`)" % (k["name"], k["src"]))
+        a("")
+        a("| size | plain: ns per call | " + " | ".join(names) + " | noise: plain again |")
+        a("|---" * (len(names) + 3) + "|")
+        for size in data["sizes"][k["name"]]:
+            r = rows["%s:%d" % (k["name"], size)]
+            a("| %s | %.0f | %s | %s |" % (
+                case_label(k, size), r["t"].get("plain", float("nan")),
+                " | ".join(fmt_ratio(r["t_ratio"][v]) if v in r["t_ratio"] else "-" for v in names),
+                fmt_ratio(r["t_ratio"].get("plain-again", float("nan")))))
+        a("")
+        a(hot_loop_line(data, k))
+    a("")
+    write_misaligned(data, a)
     with open(path, "w") as f:
         f.write("\n".join(L))
 
@@ -1945,6 +2073,29 @@ def pass_differences(t, bc):
     return [(n.replace("alignguard::", ""), d) for n, d in diff[:5]]
 
 
+def native_main(t, args, data, case_list):
+    """The rest of a --native run: the timing driver (its verification and
+    time ratios), analyse_native, RESULTS.md and results.json."""
+    log("timing: one interleaved run of %d variants (and a plain-again control) x %d cases"
+        % (len(VARIANT_NAMES), len(case_list)))
+    data["times"], data["verify"], data["timing"] = time_all(
+        t, case_list, args.quick or args.reduced)
+    failed = ["%s %s" % (c, v) for c, vs in data["verify"].items() for v, s in vs.items() if s != "ok"]
+    analyse_native(data)
+    data["elapsed_min"] = (time.time() - START) / 60
+    os.makedirs(args.out_dir, exist_ok=True)
+    results = os.path.join(args.out_dir, "RESULTS.md")
+    write_native_results(data, results)
+    with open(os.path.join(t.work, "results.json"), "w") as f:
+        json.dump({k: v for k, v in data.items() if k != "rows"}, f, indent=1, default=str)
+    log("wrote %s (raw numbers: %s)" % (os.path.relpath(results, ROOT),
+                                         os.path.relpath(os.path.join(t.work, "results.json"), ROOT)))
+    for tg in data["targets"]:
+        log("%-4s %s: %s" % ("met" if tg["met"] else "MISS", tg["target"], tg["measured"]))
+    if failed:
+        sys.exit("bench: verification failed: " + ", ".join(failed))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer sizes, repetitions and compile-time modules")
@@ -1958,18 +2109,27 @@ def main():
                          "second target)")
     ap.add_argument("--skip-compile", action="store_true",
                     help="no compile-time or third-party measurement")
+    ap.add_argument("--native", action="store_true",
+                    help="no valgrind, for kernels it cannot execute (x86-64-v4, AVX-512): the hot "
+                         "loops, what misaligned input does, and the timing driver's verification "
+                         "and time ratios; no instruction counts, no compile time")
     ap.add_argument("--cflags", default="",
                     help="extra flags for the kernels, e.g. '-march=x86-64-v3' (an experiment: "
                          "write it to another --out-dir; valgrind does not run AVX-512)")
     args = ap.parse_args()
+    if args.native:
+        args.skip_compile = True  # its instruction counts need valgrind too
     t = Tools(args.llvm, os.path.abspath(args.build_dir or os.path.join(ROOT, "build-%d" % args.llvm)),
               args.cflags.split(), work=args.work_dir and os.path.abspath(args.work_dir))
     small = args.quick or args.reduced
     case_list = cases(small)
-    data = dict(quick=args.quick, reduced=args.reduced, llvm=args.llvm, cflags=args.cflags,
+    data = dict(quick=args.quick, reduced=args.reduced, native=args.native, llvm=args.llvm,
+                cflags=args.cflags,
                 command="scripts/bench.sh" + (" --quick" if args.quick else "") +
                         (" --llvm %d" % args.llvm if args.llvm != 14 else "") +
-                        (" (bench/run.py --cflags '%s')" % args.cflags if args.cflags else ""),
+                        (" (bench/run.py%s%s)" % (" --cflags '%s'" % args.cflags if args.cflags else "",
+                                                  " --native" if args.native else "")
+                         if args.cflags or args.native else ""),
                 date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                 machine=machine(), git=git_head(),
                 clang_version=run([t.clang, "--version"]).stdout.splitlines()[0],
@@ -1994,6 +2154,9 @@ def main():
             SKIPS[k["name"]] = [v for v, b, off in VARIANTS if off and
                                 "completes, correct" not in data["detect"][k["name"]][b]["what"]]
         data["skips"] = dict(SKIPS)
+
+        if args.native:  # no valgrind: no counts and no compile time
+            return native_main(t, args, data, case_list)
 
         # Deterministic work, two at a time: callgrind, and the compile-time
         # modules. Nothing is timed while these run.

@@ -13,9 +13,12 @@ Per major N (default 14 and 22), with build-N's plugin and runtime:
     compile-time modules (1k, 4k, 16k kernels; TVM-shaped 300 and 1200
     functions) and the third-party translation units;
   - x86-64-v3 (AVX2): `--reduced` (the quick sizes and repetitions), no
-    compile time (it does not depend on the kernels' target).
-x86-64-v4 (AVX-512) is not run: valgrind cannot execute AVX-512 code, and the
-tables rest on callgrind's counts (RESULTS.md says so).
+    compile time (it does not depend on the kernels' target);
+  - x86-64-v4 (AVX-512, with -mprefer-vector-width=512: zmm vectors),
+    where the CPU has it: `--reduced --native`.
+    valgrind cannot execute AVX-512 code, so there are no instruction
+    counts: the hot loops, what misaligned input does, and the timing
+    driver's verification and time ratios.
 """
 import argparse
 import datetime
@@ -33,13 +36,25 @@ LOAD_START = os.getloadavg()[2]
 TARGET_LIMIT_MIN = 20
 
 
-def configs(majors):
+def cpu_has_avx512():
+    with open("/proc/cpuinfo") as f:
+        return any(line.startswith("flags") and "avx512f" in line.split() for line in f)
+
+
+def configs(majors, avx512):
     out = []
     for n in majors:
         out.append(dict(name="llvm%d-x86-64" % n, llvm=n, cflags="", label="x86-64 (SSE2)",
                         args=[]))
         out.append(dict(name="llvm%d-x86-64-v3" % n, llvm=n, cflags="-march=x86-64-v3",
                         label="x86-64-v3 (AVX2)", args=["--reduced", "--skip-compile"]))
+        if avx512:
+            # 512-bit vectors: for x86-64-v4 clang tunes for 256-bit ones
+            # (AVX-512VL on ymm registers), nearly the AVX2 run's code.
+            out.append(dict(name="llvm%d-x86-64-v4" % n, llvm=n,
+                            cflags="-march=x86-64-v4 -mprefer-vector-width=512",
+                            label="x86-64-v4 (AVX-512, 512-bit vectors)",
+                            args=["--reduced", "--native"]))
     return out
 
 
@@ -133,13 +148,15 @@ def write(path, runs, quick, command, elapsed):
     a("- Runs (each major's plugin and runtime copied once, at the start, to "
       "`build-bench/snapshot/`, and measured by both of its runs): " + "; ".join("`%s`: LLVM %d, kernels for %s%s, %.1f min" % (
         c["name"], c["llvm"], c["label"],
-        ", quick" if d["quick"] else ", reduced sizes, no compile time" if d.get("reduced") else
+        ", quick" if d["quick"] else
+        ", reduced sizes, no valgrind (no instruction counts), no compile time" if d.get("native") else
+        ", reduced sizes, no compile time" if d.get("reduced") else
         ", every size, compile time and third-party TUs", d["minutes"]) for c, d, _ in runs) + ".")
-    avx512 = "avx512f" in m["flags"]
     a("- x86-64-v4 (AVX-512): %s" % (
-        "the CPU has it, but it is not run: valgrind (callgrind) cannot execute AVX-512 "
-        "instructions, and every table here rests on callgrind's counts; a time-only run "
-        "would not fit the 20-minute budget beside the two majors." if avx512 else
+        "the CPU has it; valgrind (callgrind) cannot execute AVX-512 instructions, so its "
+        "runs have no instruction counts (and no per-place or instruction targets): they show "
+        "the hot loops, what misaligned input does, and the timing driver's verification and "
+        "time ratios." if any(d.get("native") for _, d, _ in runs) else
         "not run: the CPU does not have it (and valgrind cannot execute it)."))
     a("")
     a("## Summary: targets met or missed")
@@ -155,7 +172,8 @@ def write(path, runs, quick, command, elapsed):
             rows.setdefault(tg["key"], []).append((c, tg))
         loop = next(tg for tg in d["targets"] if tg["target"].startswith("... and the hot loop"))
         rows.setdefault("hotloop", []).append((c, dict(
-            target="Every hot loop identical to plain's (abort, fallback), SSE2 and AVX2 builds",
+            target="Every hot loop identical to plain's (abort, fallback), SSE2 and AVX2 builds "
+                   "(and AVX-512 where the CPU has it)",
             measured=loop["measured"], met=loop["met"])))
     for key in order:
         for c, tg in rows.get(key, []):
@@ -223,13 +241,16 @@ def write(path, runs, quick, command, elapsed):
     a("")
     a("| target | run | measured | met |")
     a("|---|---|---|---|")
-    n_targets = max(len(d["targets"]) for _, d, _ in runs)
-    for i in range(n_targets):
-        for c, d, _ in runs:
-            if i < len(d["targets"]):
-                tg = d["targets"][i]
-                a("| %s | LLVM %d, %s | %s | %s |" % (tg["target"], c["llvm"], c["label"],
-                                                      tg["measured"], yes(tg["met"])))
+    # Grouped by target, in the order runs list them (a native run measures
+    # only some of them).
+    by_target = {}
+    for c, d, _ in runs:
+        for tg in d["targets"]:
+            by_target.setdefault(tg["target"], []).append((c, tg))
+    for rows_of_target in by_target.values():
+        for c, tg in rows_of_target:
+            a("| %s | LLVM %d, %s | %s | %s |" % (tg["target"], c["llvm"], c["label"],
+                                                  tg["measured"], yes(tg["met"])))
     a("")
     for c, d, md in runs:
         a("## LLVM %d, kernels for %s (`%s`)" % (c["llvm"], c["label"], c["name"]))
@@ -250,7 +271,7 @@ def main():
     majors = args.llvm or [14, 22]
     runs = []
     roots = {n: snapshot(os.path.abspath(args.build_root), n) for n in majors}
-    for c in configs(majors):
+    for c in configs(majors, cpu_has_avx512()):
         data, md = run_config(c, roots[c["llvm"]], args.quick)
         runs.append((c, data, md))
     elapsed = (time.time() - START) / 60
