@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks what `bench/run.py --native` wrote (the run for kernels valgrind
 cannot execute, x86-64-v4): every kernel's hot loop and times, what
-misaligned input does, the two targets a native run measures, and no
+misaligned input does, the targets a native run measures, and no
 instruction counts.
 
   check-bench-native.py OUT_DIR/RESULTS.md WORK_DIR/results.json
