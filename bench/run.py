@@ -288,9 +288,21 @@ def link_build(t, build):
     if spec["pipeline"]:
         cmd.append(t.runtime)
     if "-shared-libsan" in cmd:
-        rt_dir = run([t.clang, "-print-runtime-dir"]).stdout.strip()
-        cmd.append("-Wl,-rpath," + rt_dir)
+        cmd.append("-Wl,-rpath," + ubsan_runtime_dir(t))
     run(cmd)
+
+
+def ubsan_runtime_dir(t):
+    """Where clang's shared UBSan runtime is, for the rpath of the builds
+    linked with -shared-libsan. Not `-print-runtime-dir`: clang 19 names
+    the per-target directory (lib/x86_64-pc-linux-gnu) there, which
+    Debian's package does not have; its runtime is in lib/linux."""
+    for name in ("libclang_rt.ubsan_standalone-x86_64.so", "libclang_rt.ubsan_standalone.so"):
+        path = run([t.clang, "--print-file-name=" + name]).stdout.strip()
+        if os.path.isabs(path) and os.path.exists(path):
+            return os.path.dirname(path)
+    sys.exit("bench: %s finds no shared UBSan runtime (scripts/setup.sh %d installs it)"
+             % (t.clang, t.llvm))
 
 
 def snapshot(t):
