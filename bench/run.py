@@ -2085,23 +2085,34 @@ def pass_differences(t, bc):
     return [(n.replace("alignguard::", ""), d) for n, d in diff[:5]]
 
 
-def native_main(t, args, data, case_list):
-    """The rest of a --native run: the timing driver (its verification and
-    time ratios), analyse_native, RESULTS.md and results.json."""
+def run_timing(t, data, case_list, small):
+    """The timing driver: each variant's output verified against plain's,
+    then the interleaved times. Returns the failed verifications."""
     log("timing: one interleaved run of %d variants (and a plain-again control) x %d cases"
         % (len(VARIANT_NAMES), len(case_list)))
-    data["times"], data["verify"], data["timing"] = time_all(
-        t, case_list, args.quick or args.reduced)
+    data["times"], data["verify"], data["timing"] = time_all(t, case_list, small)
     failed = ["%s %s" % (c, v) for c, vs in data["verify"].items() for v, s in vs.items() if s != "ok"]
-    analyse_native(data)
+    if failed:
+        log("VERIFICATION FAILED: " + ", ".join(failed))
+    return failed
+
+
+def finish(t, args, data, failed, write, draw_plot):
+    """Writes RESULTS.md (with write), the plot where draw_plot and
+    results.json, logs the targets, and fails if a verification did."""
     data["elapsed_min"] = (time.time() - START) / 60
     os.makedirs(args.out_dir, exist_ok=True)
     results = os.path.join(args.out_dir, "RESULTS.md")
-    write_native_results(data, results)
-    with open(os.path.join(t.work, "results.json"), "w") as f:
+    written = [results]
+    if draw_plot:
+        written.append(os.path.join(args.out_dir, "overhead.png"))
+        plot(data, written[-1])
+    write(data, results)
+    raw = os.path.join(t.work, "results.json")
+    with open(raw, "w") as f:
         json.dump({k: v for k, v in data.items() if k != "rows"}, f, indent=1, default=str)
-    log("wrote %s (raw numbers: %s)" % (os.path.relpath(results, ROOT),
-                                         os.path.relpath(os.path.join(t.work, "results.json"), ROOT)))
+    log("wrote %s (raw numbers: %s)" % (" and ".join(os.path.relpath(w, ROOT) for w in written),
+                                         os.path.relpath(raw, ROOT)))
     for tg in data["targets"]:
         log("%-4s %s: %s" % ("met" if tg["met"] else "MISS", tg["target"], tg["measured"]))
     if failed:
@@ -2168,7 +2179,9 @@ def main():
         data["skips"] = dict(SKIPS)
 
         if args.native:  # no valgrind: no counts and no compile time
-            return native_main(t, args, data, case_list)
+            failed = run_timing(t, data, case_list, small)
+            analyse_native(data)
+            return finish(t, args, data, failed, write_native_results, draw_plot=False)
 
         # Deterministic work, two at a time: callgrind, and the compile-time
         # modules. Nothing is timed while these run.
@@ -2196,12 +2209,7 @@ def main():
 
     data["fallback_call_cost"] = runtime_call_cost(t, "fallback-misaligned", "__alignguard_fallback")
 
-    log("timing: one interleaved run of %d variants (and a plain-again control) x %d cases"
-        % (len(VARIANT_NAMES), len(case_list)))
-    data["times"], data["verify"], data["timing"] = time_all(t, case_list, small)
-    failed = ["%s %s" % (c, v) for c, vs in data["verify"].items() for v, s in vs.items() if s != "ok"]
-    if failed:
-        log("VERIFICATION FAILED: " + ", ".join(failed))
+    failed = run_timing(t, data, case_list, small)
 
     # More runs where they are cheap: the pass's time on the small modules
     # is a few tens of milliseconds, measured beside another process.
@@ -2230,20 +2238,7 @@ def main():
     data["why"] = explain(data)
     data["why13"] = explain13(data)
     data["observations"] = observations(data)
-    data["elapsed_min"] = (time.time() - START) / 60
-    os.makedirs(args.out_dir, exist_ok=True)
-    results = os.path.join(args.out_dir, "RESULTS.md")
-    png = os.path.join(args.out_dir, "overhead.png")
-    plot(data, png)
-    write_results(data, results)
-    with open(os.path.join(t.work, "results.json"), "w") as f:
-        json.dump({k: v for k, v in data.items() if k != "rows"}, f, indent=1, default=str)
-    log("wrote %s and %s (raw numbers: %s)" % (os.path.relpath(results, ROOT), os.path.relpath(png, ROOT),
-                                                os.path.relpath(os.path.join(t.work, "results.json"), ROOT)))
-    for tg in data["targets"]:
-        log("%-4s %s: %s" % ("met" if tg["met"] else "MISS", tg["target"], tg["measured"]))
-    if failed:
-        sys.exit("bench: verification failed: " + ", ".join(failed))
+    finish(t, args, data, failed, write_results, draw_plot=True)
 
 
 if __name__ == "__main__":

@@ -30,15 +30,12 @@ import subprocess
 import sys
 import time
 
+from run import machine  # bench/run.py, beside this file
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = time.time()
 LOAD_START = os.getloadavg()[2]
 TARGET_LIMIT_MIN = 20
-
-
-def cpu_has_avx512():
-    with open("/proc/cpuinfo") as f:
-        return any(line.startswith("flags") and "avx512f" in line.split() for line in f)
 
 
 def configs(majors, avx512):
@@ -271,7 +268,8 @@ def main():
     majors = args.llvm or [14, 22]
     runs = []
     roots = {n: snapshot(os.path.abspath(args.build_root), n) for n in majors}
-    for c in configs(majors, cpu_has_avx512()):
+    # run.py's machine(): the CPU flags its RESULTS.md reports.
+    for c in configs(majors, "avx512f" in machine()["flags"].split()):
         data, md = run_config(c, roots[c["llvm"]], args.quick)
         runs.append((c, data, md))
     elapsed = (time.time() - START) / 60
