@@ -25,6 +25,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -115,33 +116,30 @@ VARIANT_DESC = {
 
 COMPILE_SIZES = [1000, 4000, 16000]
 COMPILE_SIZES_QUICK = [1000, 4000]
-# opt -O2 pairs per module (compile_time; the two of a pair run one after the
-# other, opt_pair, which goes first alternating from pair to pair): fewer
-# than issue 5's 5/5/3 for the large modules, so that two majors fit in
-# scripts/bench.sh's 20 minutes, but at least two at every size, so that
-# the drift of the second process against the first (CONTROL_PAIRS
-# measures it) falls once on each side; more for the small one, where one
-# process's CPU time moves by several percent from run to run. Until
-# 2026-12-03 there was one pair at 4000 and 16000 kernels, and a run where
-# the second process was slower throughout (`Parse IR`, which the plugin
-# does not touch, +19% on LLVM 14 and +35% on 22) read +11.5% and +14.3%
-# at 16000 kernels.
-COMPILE_RUNS = {1000: 4, 4000: 2, 16000: 2}
-# Pinned (TIMING_CPU), a pair's two runs mostly agree, but the VM still has
-# slow spells of tens of seconds in which every run takes up to a third
-# more CPU time (2026-12-03 23:18 UTC, LLVM 14, 1200 TVM-shaped functions:
-# pairs 11.35 / 11.52 s and 8.21 / 10.72 s, +1.5% and +30.6%, where the
-# same pairs read -1.6% and -2.5% an hour earlier). When a module's
-# pairs' differences span more than EXTRA_PAIR_SPREAD, it gets one more
-# pair, so that the median of an odd count leaves one spell out, while the
-# run's EXTRA_PAIR_BUDGET_S (CPU seconds of extra pairs per LLVM major,
-# each estimated from the module's last pair) lasts: the suite must stay
-# within its 20 minutes, so a pair of 16000 kernels (about 85 s) never
-# fits, and its spread stays in the results as measured.
-EXTRA_PAIR_SPREAD = 0.04
-EXTRA_PAIR_BUDGET_S = 35.0
-# The noise floor: opt -O2 without the plugin against itself, one after the
-# other, on the smallest module, this many times.
+# opt -O2 pairs per module (compile_time), an even number: the pairs come
+# two at a time from a quad (opt_quad), two chains of processes at once on
+# TIMING_CPU, one running opt -O2 without the plugin and then with it, the
+# other with it and then without; each pair is a run without and a run with
+# the plugin that shared the CPU. Until 2026-12-04 a pair was the two runs
+# one after the other, and the VM's slow spells of tens of seconds, in which
+# every process takes up to a third more CPU time, fell on one run of a pair
+# and not the other: the 16000-kernel pairs of one suite run were up to 20
+# points apart, and the figures moved from run to run between -7% and
+# +13% (bench/README.md). Sharing one CPU, the two runs of a pair see the
+# same spells: 2026-12-04, LLVM 22, 1000 kernels, during a slow spell (opt
+# -O2 alone took 2.8 .. 3.8 s where 2.5 s is usual), three quads of the
+# same command against itself read -0.1 .. +0.2%, where six pairs one
+# after the other read +0.7 .. +5.0% with the plugin and six quads +4.2 ..
+# +5.5%. Both chains do the same work, so they end together and every
+# process shares the CPU all its life; two processes started together
+# without the second run of each chain read about 10% less (+4.5% for
+# +5.1%), the share of its life the longer one ran alone and faster.
+# Sharing costs each process about a tenth more CPU time than running
+# alone (the cache it shares), so the CPU seconds in the results are
+# those of processes that shared a CPU; the cost is their ratio.
+COMPILE_RUNS = {1000: 6, 4000: 2, 16000: 2}
+# The noise floor: opt -O2 without the plugin against itself, one quad (two
+# pairs) on the smallest module.
 CONTROL_PAIRS = 2
 # align-guard's own time (own_time): the median of this many runs of the
 # pass alone. One run (until 2026-12-03) read 35 ms on 1000 kernels and
@@ -151,7 +149,7 @@ OWN_TIME_RUNS = 3
 # TVM-shaped modules (gen_tvm_module.py): packed functions, and runs.
 TVM_SIZES = [300, 1200]
 TVM_SIZES_QUICK = [300]
-TVM_RUNS = {300: 3, 1200: 2}
+TVM_RUNS = {300: 4, 1200: 2}
 # The same cost in instructions executed (callgrind: repeatable, where the
 # CPU times above carry the noise of a shared VM), on modules
 # small enough for callgrind: generated kernels and TVM-shaped functions.
@@ -159,12 +157,13 @@ INSTR_MODULES = [("kernels", "gen_compile_module.py", "k", 250),
                  ("TVM-shaped functions", "gen_tvm_module.py", "tvm", 75)]
 
 # Third-party translation units (bench/thirdparty): compiled with clang -O2
-# with and without the plugin (abort); pairs per TU (their median).
+# with and without the plugin (abort); pairs per TU, an even number (quad;
+# their median).
 THIRDPARTY = [
     dict(name="Eigen 3", src="eigen_products.cpp", lang="c++", runs=2),
-    dict(name="Highway", src="hwy_loops.cpp", lang="c++", runs=5),
-    dict(name="xsimd", src="xsimd_loops.cpp", lang="c++", runs=5),
-    dict(name="plain C program", src="plain_program.c", lang="c", runs=5),
+    dict(name="Highway", src="hwy_loops.cpp", lang="c++", runs=4),
+    dict(name="xsimd", src="xsimd_loops.cpp", lang="c++", runs=4),
+    dict(name="plain C program", src="plain_program.c", lang="c", runs=4),
 ]
 
 
@@ -592,11 +591,6 @@ def gen_module(t, n, generator="gen_compile_module.py", prefix="k"):
     return n, bc
 
 
-def pair_order(plugin_first):
-    """The order of a pair's two runs (callers alternate it)."""
-    return ("plugin", "base") if plugin_first else ("base", "plugin")
-
-
 # Every timed process runs on this one CPU (the highest the suite may use).
 # On this 2-vCPU VM the scheduler put consecutive processes on alternating
 # CPUs, and the two ran the same command at different speeds for minutes at
@@ -632,17 +626,62 @@ def run_alone(cmd, env, what, out_path):
     return text, usage
 
 
-def clang_pair(t, cmd_base, cmd_plugin, env_plugin, plugin_first=False):
-    """Two compiles, one after the other, each alone on the machine (as
-    opt_pair, and for its reason); their CPU times."""
-    cmds = {"base": (cmd_base, env_with()), "plugin": (cmd_plugin, env_plugin)}
-    res = {}
-    for name in pair_order(plugin_first):
-        cmd, env = cmds[name]
-        log_path = os.path.join(t.work, "thirdparty", "clang.%s.log" % name)
-        _, usage = run_alone(cmd, env, "compile (%s)" % name, log_path)
-        res[name] = usage.ru_utime + usage.ru_stime
-    return res
+def run_chains(chains):
+    """chains: lists of (command, environment, what, log path). Runs the
+    lists at once, the commands of each one after the other, every process
+    on TIMING_CPU (each list's thread pins itself, and its children inherit
+    that), each process's stdout and stderr to its log. Returns each list's
+    [(CPU seconds, peak resident KiB)] (the child's own resource usage);
+    exits when a command fails."""
+    results = [[] for _ in chains]
+    failed = []
+
+    def chain(i):
+        os.sched_setaffinity(0, {TIMING_CPU})  # this thread, and what it starts
+        for cmd, env, what, log_path in chains[i]:
+            with open(log_path, "w+") as out:
+                p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+                _, status, usage = os.wait4(p.pid, 0)
+                p.returncode = status
+                if status != 0:
+                    out.seek(0)
+                    failed.append("%s failed:\n%s" % (what, out.read()[-2000:]))
+                    return
+            results[i].append((usage.ru_utime + usage.ru_stime, usage.ru_maxrss))
+
+    threads = [threading.Thread(target=chain, args=(i,)) for i in range(len(chains))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if failed:
+        sys.exit("bench: " + failed[0])
+    return results
+
+
+def quad(commands, what, log_dir):
+    """Two pairs of runs without and with the plugin, each pair's two runs
+    sharing TIMING_CPU (COMPILE_RUNS says why): two chains at once, one
+    running the command without the plugin and then the one with it, the
+    other the other way round, so that both do the same work and every
+    process shares the CPU all its life. commands(chain) -> {"base": (command,
+    environment), "plugin": ...} for chain 0 and 1 (a command that writes a
+    file writes another one per chain). Returns the two pairs, [{"base":
+    (CPU seconds, peak KiB), "plugin": ...}]: the first run of each chain,
+    then the second of each."""
+    chains = []
+    for i, names in enumerate((("base", "plugin"), ("plugin", "base"))):
+        cmds = commands(i)
+        chains.append([(cmds[n][0], cmds[n][1], "%s (%s)" % (what, n),
+                        os.path.join(log_dir, "%s.%s.%d.log" % (what.split()[0], n, i)))
+                       for n in names])
+    (a_base, a_plugin), (b_plugin, b_base) = run_chains(chains)
+    return [{"base": a_base, "plugin": b_plugin}, {"base": b_base, "plugin": a_plugin}]
+
+
+def pairs_of(quads, run_quad):
+    """The pairs of `quads` quads, run_quad() giving each one's two."""
+    return [pair for _ in range(quads) for pair in run_quad()]
 
 
 def text_size(t, obj):
@@ -664,18 +703,23 @@ def thirdparty(t, quick):
         else:
             base = [t.clang, "-O2"]
         base += t.cflags
-        cmd_base = base + ["-c", src, "-o", stem + ".o"]
-        cmd_plugin = base + ["-fpass-plugin=" + t.plugin, "-c", src, "-o", stem + ".ag.o"]
         env = env_with(ALIGNGUARD_PIPELINE="align-guard<abort>")
+
+        def commands(chain):
+            """A quad's commands; each chain writes its own objects."""
+            tail = "" if chain == 0 else ".%d" % chain
+            return {"base": (base + ["-c", src, "-o", stem + tail + ".o"], env_with()),
+                    "plugin": (base + ["-fpass-plugin=" + t.plugin, "-c", src,
+                                       "-o", stem + tail + ".ag.o"], env)}
         # One run with the remarks: how many checks the plugin adds.
-        p = run(cmd_plugin + ["-Rpass=align-guard"], env=env)
+        p = run(commands(0)["plugin"][0] + ["-Rpass=align-guard"], env=env)
         checks = len(REMARK.findall(p.stderr))
-        samples = [clang_pair(t, cmd_base, cmd_plugin, env, plugin_first=i % 2 == 1)
-                   for i in range(1 if quick else tu["runs"])]
+        samples = pairs_of(1 if quick else tu["runs"] // 2,
+                           lambda: quad(commands, "clang -O2", out))
         # The median pair, as compile_time (and for its reason).
-        b = statistics.median(x["base"] for x in samples)
-        w = statistics.median(x["plugin"] for x in samples)
-        cost = 100 * statistics.median(x["plugin"] / x["base"] - 1 for x in samples)
+        b = statistics.median(x["base"][0] for x in samples)
+        w = statistics.median(x["plugin"][0] for x in samples)
+        cost = 100 * statistics.median(x["plugin"][0] / x["base"][0] - 1 for x in samples)
         res[tu["name"]] = dict(src=tu["src"], base=b, plugin=w, cost=cost, runs=len(samples),
                                checks=checks,
                                text_base=text_size(t, stem + ".o"), text_plugin=text_size(t, stem + ".ag.o"))
@@ -745,25 +789,20 @@ def opt_command(t, bc, config, *extra):
              *extra, bc], env_with(ALIGNGUARD_PIPELINE="align-guard"))
 
 
-def opt_pair(t, bc, control=False, plugin_first=False):
-    """opt -O2 without the plugin and with it, one after the other, each
-    alone on the machine (callers alternate which goes first). Returns
-    {config: (cpu seconds, peak resident memory in KiB)}.
-    control: both without the plugin (the noise floor).
-    Not both at once: on a 2-vCPU machine two opt processes slow each other
-    unevenly (a noise floor of -19% .. +32% on 1000 kernels, LLVM 14, in
-    2026-12), where one at a time varied by about +-5%.
+def opt_quad(t, bc, control=False):
+    """opt -O2 without the plugin and with it: one quad (quad), its two
+    pairs [{config: (CPU seconds, peak resident memory in KiB)}].
+    control: every run without the plugin (the noise floor).
+    Not in parallel on the two vCPUs: on this machine two opt processes on
+    two CPUs slowed each other unevenly (a noise floor of -19% .. +32% on
+    1000 kernels, LLVM 14, in 2026-12), and the two CPUs ran the same
+    command at different speeds (TIMING_CPU).
     Not with -time-passes (opt_profiled): its timers cost opt -O2 a third
     more CPU time (2026-12-03, 1000 kernels, LLVM 22: 2.26 -> 3.07 s, half
     of the growth system time), which is not what a build pays, and which
     the plugin's own analyses add to (each is timed)."""
-    res = {}
-    for name in pair_order(plugin_first):
-        cmd, env = opt_command(t, bc, "base" if control else name)
-        _, usage = run_alone(cmd, env, "opt (%s)" % name,
-                             os.path.join(t.work, "compile", "opt.%s.log" % name))
-        res[name] = (usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
-    return res
+    cmds = {name: opt_command(t, bc, "base" if control else name) for name in ("base", "plugin")}
+    return quad(lambda chain: cmds, "opt -O2", os.path.join(t.work, "compile"))
 
 
 def time_passes_seconds(text):
@@ -843,38 +882,18 @@ def compile_instructions(t):
     return res
 
 
-def compile_time(t, modules, runs, extra_budget):
-    """runs: {kernels: number of pairs}. Per module: the median of the
+def compile_time(t, modules, runs, what="kernels"):
+    """runs: {module size: number of pairs, even}; what: the functions the
+    modules hold, in words. Per module: the median of the
     pairs' differences (cost), the medians of each configuration's runs,
     and align-guard's own time from runs of the pass alone (own_time).
     The cost is the pairs' own, not the difference of the two medians or
-    of the fastest runs: the two runs of a pair, one right after the
-    other on TIMING_CPU, share that CPU's state; runs of different pairs
-    may not (before the suite pinned its timed processes, the run of
-    2026-12-03 13:53 read -6.1% at 1000 kernels on LLVM 14 from the
-    fastest of each, the pairs +5.0, -9.2, +7.7 and +5.5%).
-    extra_budget: {"seconds": left} for the extra pairs of disagreeing
-    modules (EXTRA_PAIR_SPREAD), shared by the run's calls and spent here."""
+    of the fastest runs: the two runs of a pair share TIMING_CPU at the
+    same time (quad), and with it the VM's slow spells; runs of different
+    pairs may not."""
     res = {}
     for n in sorted(modules):
-        samples = [opt_pair(t, modules[n], plugin_first=i % 2 == 1) for i in range(runs[n])]
-
-        def spread():
-            diffs = [s["plugin"][0] / s["base"][0] - 1 for s in samples]
-            return max(diffs) - min(diffs)
-        extra, unfit = 0, False
-        if len(samples) > 1 and spread() > EXTRA_PAIR_SPREAD:
-            cost = samples[-1]["base"][0] + samples[-1]["plugin"][0]
-            if cost > extra_budget["seconds"]:
-                log("  %d kernels: pairs %.1f points apart; one more pair (about %.0f s) does not "
-                    "fit the %.0f s left for extra pairs" % (n, 100 * spread(), cost,
-                                                            extra_budget["seconds"]))
-                unfit = True
-            else:
-                pair = opt_pair(t, modules[n], plugin_first=len(samples) % 2 == 1)
-                extra_budget["seconds"] -= pair["base"][0] + pair["plugin"][0]
-                samples.append(pair)
-                extra = 1
+        samples = pairs_of(runs[n] // 2, lambda: opt_quad(t, modules[n]))
         base = statistics.median(s["base"][0] for s in samples)
         plug = statistics.median(s["plugin"][0] for s in samples)
         own = own_time(t, modules[n])
@@ -882,26 +901,24 @@ def compile_time(t, modules, runs, extra_budget):
         # Peak memory (Linux: KiB) does not depend on the machine's noise.
         rss_base = statistics.median(s["base"][1] for s in samples)
         rss_plug = statistics.median(s["plugin"][1] for s in samples)
-        res[n] = dict(base=base, plugin=plug, own=own, runs=len(samples), extra=extra,
-                      extra_unfit=unfit,
+        res[n] = dict(base=base, plugin=plug, own=own, runs=len(samples),
                       cost=100 * statistics.median(pairs),
                       rss_base=rss_base, rss_plugin=rss_plug,
                       spread=[min(pairs), max(pairs)],
                       samples=[{k: list(v) for k, v in s.items()} for s in samples])
-        log("  opt -O2 on %d kernels: %.2fs without, %.2fs with the plugin, align-guard itself %.3fs;"
-            " peak memory %.0f MiB without, %.0f MiB with" % (n, base, plug, own, rss_base / 1024,
-                                                         rss_plug / 1024))
+        log("  opt -O2 on %d %s: %.2fs without, %.2fs with the plugin (sharing the CPU), "
+            "pairs %+.1f%% .. %+.1f%%, align-guard itself %.3fs; peak memory %.0f MiB without, "
+            "%.0f MiB with" % (n, what, base, plug, 100 * min(pairs), 100 * max(pairs), own,
+                               rss_base / 1024, rss_plug / 1024))
     return res
 
 
 def compile_control(t, bc, pairs):
-    """The noise floor of compile_time: opt -O2 without the plugin on bc
-    against itself, one after the other, pairs times: each pair's
-    difference of the second process's CPU time from the first's."""
-    diffs = []
-    for _ in range(pairs):
-        s = opt_pair(t, bc, control=True)  # the same command twice, in turn
-        diffs.append(s["plugin"][0] / s["base"][0] - 1)
+    """The noise floor of compile_time: quads of opt -O2 without the plugin
+    on bc against itself (pairs of them, even): each pair's difference of
+    the run in the plugin's place from the other."""
+    diffs = [s["plugin"][0] / s["base"][0] - 1
+             for s in pairs_of(pairs // 2, lambda: opt_quad(t, bc, control=True))]
     log("  noise floor: opt -O2 against itself on %s, %d pairs: %+.1f%% .. %+.1f%%"
         % (os.path.basename(bc), pairs, 100 * min(diffs), 100 * max(diffs)))
     return dict(module=os.path.basename(bc), pairs=pairs, diffs=diffs)
@@ -1297,19 +1314,8 @@ def fmt_ratio(x):
 
 
 def runs_text(data):
-    return ", ".join("%d run%s of %d kernels" % (r["runs"], "s" if r["runs"] > 1 else "", n)
+    return ", ".join("%d pairs of %d kernels" % (r["runs"], n)
                      for n, r in sorted(data["compile"].items()))
-
-
-def extra_text(data):
-    """Which modules got extra pairs (compile_time), in words."""
-    got = []
-    for key, what in (("compile", "kernels"), ("compile_tvm", "TVM-shaped functions")):
-        for n, c in sorted((data.get(key) or {}).items()):
-            if c.get("extra") or c.get("extra_unfit"):
-                got.append("%d %s: %d%s" % (n, what, c.get("extra", 0),
-                                            ", another did not fit" if c.get("extra_unfit") else ""))
-    return "extra pairs in this run: " + "; ".join(got) if got else "none needed one in this run"
 
 
 def spread_text(c):
@@ -1319,10 +1325,10 @@ def spread_text(c):
 
 
 def control_text(ctl):
-    return ("opt -O2 without the plugin against itself, one after the other on %s, %d pair%s: "
-            "the second process took %+.1f%% .. %+.1f%% the CPU time of the first"
-            % (ctl["module"], ctl["pairs"], "s" if ctl["pairs"] > 1 else "",
-               100 * min(ctl["diffs"]), 100 * max(ctl["diffs"])))
+    return ("opt -O2 without the plugin against itself on %s, %d pairs in quads as the "
+            "measurement's: the run in the plugin's place took %+.1f%% .. %+.1f%% the CPU "
+            "time of the other"
+            % (ctl["module"], ctl["pairs"], 100 * min(ctl["diffs"]), 100 * max(ctl["diffs"])))
 
 
 def memory_text(c):
@@ -1348,21 +1354,22 @@ def memory_growth_text(ct):
 def write_compile(data, a):
     a("## Compile time (items 2 and 4)")
     a("")
-    a("CPU seconds (user + system), medians (%s, each a pair: without the plugin and with it, "
-      "one after the other, which goes first alternating); the whole cost is the median of the "
-      "pairs' differences; every timed process runs on one CPU (CPU %d: on this VM the "
-      "scheduler put consecutive processes on alternating CPUs, which ran the same command "
-      "up to 40%% apart at times, the compile-time noise floor of the runs before pinning); "
+    a("CPU seconds (user + system), medians (%s); a pair is a run without the plugin and "
+      "a run with it at the same time, both on one CPU (CPU %d: on this VM the scheduler put "
+      "consecutive processes on alternating CPUs, which ran the same command up to 40%% apart "
+      "at times), from a quad: two chains of processes at once, one running opt -O2 without "
+      "the plugin and then with it, the other with it and then without, so that both chains "
+      "end together and every process shares the CPU all its life. Sharing costs each process "
+      "about a tenth more CPU time than running alone (so the seconds here are above a lone "
+      "run's), but the VM's slow spells, in which a process takes up to a third more CPU time, "
+      "fall on both runs of a pair, where they fell on one run of a pair one after the other "
+      "(bench/README.md). The whole cost is the median of the pairs' differences; "
       "align-guard's own time is its "
       "`-time-passes` line, the median of %d runs of the pass alone, `opt -passes='align-guard<deferred>'` "
       "(what the pipeline runs at its start, on the same IR; the pairs run without "
       "`-time-passes`, whose timers cost opt a third more); the pass's instructions from one "
-      "callgrind run of `opt -passes=align-guard`. A module whose pairs' differences span "
-      "more than %.0f points (a slow spell of the VM in one run of a pair) gets one more pair, "
-      "whose median leaves one spell out, while %.0f s of CPU time for them last in the run "
-      "(%s)."
-      % (runs_text(data), data["machine"]["timing_cpu"], OWN_TIME_RUNS,
-         100 * EXTRA_PAIR_SPREAD, EXTRA_PAIR_BUDGET_S, extra_text(data)))
+      "callgrind run of `opt -passes=align-guard`."
+      % (runs_text(data), data["machine"]["timing_cpu"], OWN_TIME_RUNS))
     a("")
     a("| kernels | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | own / opt -O2 | align-guard's instructions | peak memory (MiB): without, with |")
     a("|---|---|---|---|---|---|---|---|---|")
@@ -1418,8 +1425,9 @@ def write_thirdparty(data, a):
     a("")
     a("`clang -O2 -c%s` of each translation unit in `bench/thirdparty/` (C++: `clang++ "
       "-std=c++17`, Debian's headers), without and with `-fpass-plugin=AlignGuard.so` "
-      "(`ALIGNGUARD_PIPELINE=align-guard<abort>`, as the kernels' abort build), one after "
-      "the other, which goes first alternating from run to run; CPU time (user + system) of each compile, medians, and the median pair's difference (as for `opt -O2` above); text size "
+      "(`ALIGNGUARD_PIPELINE=align-guard<abort>`, as the kernels' abort build), in pairs "
+      "whose two compiles share one CPU at once (quads, as for `opt -O2` above); CPU time "
+      "(user + system) of each compile, medians, and the median pair's difference; text size "
       "from `llvm-size` of the object; checks: the pass's `checked at site` remarks." % (
           " " + data["cflags"] if data["cflags"] else ""))
     a("")
@@ -1493,11 +1501,11 @@ def explain13(data):
                        "blocks and site descriptors (the verifier, module teardown), in "
                        "functions that are small (a few pointers and one loop).%s" % (
                            "CPU time" if timed else "instructions executed", tg["measured"],
-                           (" CPU times on this shared VM still vary from run to run, on one "
-                            "CPU (%s; %s; noise floor: %s); "
-                            "the instruction counts beside them are repeatable. Largest "
+                           (" CPU times: %s, each pair's two runs sharing one CPU at once "
+                            "(noise floor: %s); the instruction counts beside them are "
+                            "repeatable. Largest "
                             "differences (-time-passes, %s kernels): %s." % (
-                                runs_text(data), extra_text(data),
+                                runs_text(data),
                                 control_text(data["compile_control"])
                                 if data.get("compile_control") else "not measured",
                                 data.get("compile_passes_kernels", "?"),
@@ -1607,7 +1615,7 @@ def write_header(data, a, summary):
 
 
 def write_results(data, path):
-    m, rows = data["machine"], data["rows"]
+    rows = data["rows"]
     L = []
     a = L.append
     write_header(data, a, summary_lines(data))
@@ -1696,10 +1704,11 @@ def write_results(data, path):
       "vectorise); `clang -O2 -Xclang -disable-llvm-passes` makes the IR that clang -O2 hands "
       "to its pipeline; then `opt -passes='default<O2>' -disable-output`, without "
       "the plugin and with `-load-pass-plugin` (which runs `align-guard` at pipeline start), "
-      "one after the other, each alone on the machine, which goes first alternating from pair "
-      "to pair (%s); CPU time (user + system) of each "
+      "in pairs whose two runs share one CPU at once, two pairs at a time (quads: one chain "
+      "runs without and then with the plugin, the other with and then without) (%s); CPU "
+      "time (user + system) of each "
       "process, medians, the median pair's difference as the cost, and the lowest and highest pair's "
-      "difference; as a noise floor, the same with opt -O2 without the plugin twice; the "
+      "difference; as a noise floor, the same with opt -O2 without the plugin in both places; the "
       "pass's own time is its `-time-passes` line, the median of %d runs of the pass alone, `opt "
       "-passes='align-guard<deferred>'`, what the pipeline runs at its start on the same IR "
       "(the pairs run without `-time-passes`, whose timers cost opt a third more), and its "
@@ -2214,14 +2223,13 @@ def main():
     # More runs where they are cheap: the pass's time on the small modules
     # is a few tens of milliseconds, measured beside another process.
     # Fewer runs than issue 5's (COMPILE_RUNS), so that both majors fit.
-    runs = {n: 1 if args.quick else COMPILE_RUNS[n] for n in sizes}
-    extra_budget = {"seconds": 0.0 if args.quick else EXTRA_PAIR_BUDGET_S}
+    runs = {n: 2 if args.quick else COMPILE_RUNS[n] for n in sizes}
     if sizes:
         log("compile time: opt -O2 on %s kernels" % ", ".join(
-            "%d (%d run%s)" % (n, runs[n], "s" if runs[n] > 1 else "") for n in sizes))
-        data["compile"] = compile_time(t, modules, runs, extra_budget)
+            "%d (%d pairs)" % (n, runs[n]) for n in sizes))
+        data["compile"] = compile_time(t, modules, runs)
         data["compile_control"] = compile_control(t, modules[min(modules)],
-                                                  1 if args.quick else CONTROL_PAIRS)
+                                                  CONTROL_PAIRS)
         # Where the cost goes, on the smallest size (the largest would take
         # two more runs of about a minute each per major).
         data["compile_passes_kernels"] = min(modules)
@@ -2229,7 +2237,8 @@ def main():
     if tvm_sizes:
         log("compile time: opt -O2 on TVM-shaped modules of %s functions" % ", ".join(map(str, tvm_sizes)))
         data["compile_tvm"] = compile_time(
-            t, tvm_modules, {n: 1 if args.quick else TVM_RUNS[n] for n in tvm_sizes}, extra_budget)
+            t, tvm_modules, {n: 2 if args.quick else TVM_RUNS[n] for n in tvm_sizes},
+            "TVM-shaped functions")
     if not args.skip_compile:
         log("third-party translation units: clang -O2 with and without the plugin")
         data["thirdparty"] = thirdparty(t, args.quick)

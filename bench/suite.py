@@ -138,9 +138,10 @@ def write(path, runs, quick, command, elapsed):
           elapsed))
     a("")
     a("- Machine: %s, %d logical CPUs, %s memory; the CPU has %s. Every timed process ran on "
-      "CPU %d alone (nothing else of the suite's running meanwhile), both runs of each "
-      "compile-time pair on it; the machine is a shared VM, so times still carry some noise "
-      "(each section gives its noise floor); instruction counts are exact." % (
+      "CPU %d, nothing else of the suite's running meanwhile, the kernels' driver alone and "
+      "the two runs of each compile-time pair at the same time, sharing it; the machine is a "
+      "shared VM, so times still carry some noise (each section gives its noise floor); "
+      "instruction counts are exact." % (
           m["cpu"], m["cores"], m["memory"], m["flags"], m["timing_cpu"]))
     a("- Runs (each major's plugin and runtime copied once, at the start, to "
       "`build-bench/snapshot/`, and measured by both of its runs): " + "; ".join("`%s`: LLVM %d, kernels for %s%s, %.1f min" % (
