@@ -1523,9 +1523,13 @@ def explain13(data):
                            "of instructions with metadata past a doubling at every size here, "
                            "about a quarter of it; the passes after the expansion; the site "
                            "descriptors: one constant table per function, 3 to 4 entries "
-                           "here), and a build with one descriptor per function, the ceiling "
-                           "of a more compact descriptor layout, took about 1%% less CPU "
-                           "time, within the noise."
+                           "here). The descriptor tables are the largest piece of the CPU "
+                           "time: a throwaway build with one table per module (which loses "
+                           "the reports' function and subject) took 1.5 to 2.5 points less "
+                           "CPU time than the real plugin in quads on both majors, the most "
+                           "at 16000 kernels (bench/README.md, 2026-12-04, fourth session): "
+                           "the lever is descriptors the pipeline does not carry per "
+                           "function."
                            % memory_growth_text(data["compile"]))
     return why
 
