@@ -1527,9 +1527,10 @@ def explain13(data):
                            "time: a throwaway build with one table per module (which loses "
                            "the reports' function and subject) took 1.5 to 2.5 points less "
                            "CPU time than the real plugin in quads on both majors, the most "
-                           "at 16000 kernels (bench/README.md, 2026-12-04, fourth session): "
-                           "the lever is descriptors the pipeline does not carry per "
-                           "function."
+                           "at 16000 kernels, while making them late, at the expansion, "
+                           "gained nothing (bench/README.md, 2026-12-04, fourth session): "
+                           "the lever is a smaller descriptor (a pointer-free layout, a "
+                           "runtime ABI change)."
                            % memory_growth_text(data["compile"]))
     return why
 
