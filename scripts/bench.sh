@@ -9,7 +9,7 @@
 # with and without the plugin (generated promise-dense and TVM-shaped
 # modules) and clang -O2 on third-party TUs (Eigen, Highway, xsimd, a plain C
 # program), and writes bench/RESULTS.md and bench/results/*/overhead.png.
-# Under 20 minutes on an idle 2-core machine; --quick: fewer sizes,
+# 18-25 minutes on an idle 2-vCPU VM (issue 13 asks for 20); --quick: fewer sizes,
 # repetitions and modules.
 #
 #   scripts/bench.sh [--quick] [--llvm N] [--rebuild] [--build-root DIR]

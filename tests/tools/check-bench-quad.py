@@ -69,7 +69,7 @@ def main():
         both = min(a["end"], b["end"]) - max(a["start"], b["start"])
         return max(0.0, both) / min(a["end"] - a["start"], b["end"] - b["start"])
     # A pair's two runs share the CPU: the first of each chain, then the second.
-    for i, (base, plugin) in enumerate((((("base", 0)), ("plugin", 1)),
+    for i, (base, plugin) in enumerate(((("base", 0), ("plugin", 1)),
                                         (("base", 1), ("plugin", 0)))):
         share = overlap(runs[base], runs[plugin])
         need(share >= 0.5, "pair %d: its runs were at the same time for %.0f%% of the shorter "
