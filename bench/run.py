@@ -131,7 +131,8 @@ COMPILE_SIZES_QUICK = [1000, 4000]
 # same command against itself read -0.1 .. +0.2%, where six pairs one
 # after the other read +0.7 .. +5.0% with the plugin and six quads +4.2 ..
 # +5.5%. Both chains do the same work, so they end together and every
-# process shares the CPU all its life; two processes started together
+# process shares the CPU all its life (quad alternates which chain runs
+# the plugin first); two processes started together
 # without the second run of each chain read about 10% less (+4.5% for
 # +5.1%), the share of its life the longer one ran alone and faster.
 # Sharing costs each process about a tenth more CPU time than running
@@ -598,9 +599,10 @@ def gen_module(t, n, generator="gen_compile_module.py", prefix="k"):
 # runs in a row: 2.08, 2.86, 2.02, 2.83, 2.04, 2.84, 2.02, 2.90 s; pinned:
 # 2.86 s on CPU 0 and 2.05 s on CPU 1, three times each). That, not the
 # plugin, was most of the compile-time noise floor of the suite's runs
-# until then (-23.3% .. +5.0%). Pinned, both runs of a pair share the CPU
-# and its state: five pairs on 1000 kernels, LLVM 14, differed by -0.4% ..
-# +0.4%.
+# until then (-23.3% .. +5.0%). Pinned, the two runs of a pair one after
+# the other (2026-12-03) shared the CPU's state: five pairs on 1000
+# kernels, LLVM 14, differed by -0.4% .. +0.4%; since 2026-12-04 they
+# share it at the same time (quad).
 TIMING_CPU = max(os.sched_getaffinity(0))
 
 
@@ -635,19 +637,30 @@ def run_chains(chains):
     exits when a command fails."""
     results = [[] for _ in chains]
     failed = []
+    start = threading.Barrier(len(chains))  # the first processes start together
+    stop = threading.Event()  # a chain failed: the others start nothing more
 
     def chain(i):
-        os.sched_setaffinity(0, {TIMING_CPU})  # this thread, and what it starts
-        for cmd, env, what, log_path in chains[i]:
-            with open(log_path, "w+") as out:
-                p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-                _, status, usage = os.wait4(p.pid, 0)
-                p.returncode = status
-                if status != 0:
-                    out.seek(0)
-                    failed.append("%s failed:\n%s" % (what, out.read()[-2000:]))
+        try:
+            os.sched_setaffinity(0, {TIMING_CPU})  # this thread, and what it starts
+            start.wait()
+            for cmd, env, what, log_path in chains[i]:
+                if stop.is_set():
                     return
-            results[i].append((usage.ru_utime + usage.ru_stime, usage.ru_maxrss))
+                with open(log_path, "w+") as out:
+                    p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+                    _, status, usage = os.wait4(p.pid, 0)
+                    p.returncode = status
+                    if status != 0:
+                        out.seek(0)
+                        failed.append("%s failed:\n%s" % (what, out.read()[-2000:]))
+                        stop.set()
+                        return
+                results[i].append((usage.ru_utime + usage.ru_stime, usage.ru_maxrss))
+        except BaseException as e:  # e.g. a command that does not exist
+            failed.append("%s: %s" % (" ".join(chains[i][len(results[i])][0][:1]), e))
+            stop.set()
+            start.abort()
 
     threads = [threading.Thread(target=chain, args=(i,)) for i in range(len(chains))]
     for th in threads:
@@ -659,29 +672,36 @@ def run_chains(chains):
     return results
 
 
-def quad(commands, what, log_dir):
+def quad(commands, what, log_dir, flip=False):
     """Two pairs of runs without and with the plugin, each pair's two runs
     sharing TIMING_CPU (COMPILE_RUNS says why): two chains at once, one
     running the command without the plugin and then the one with it, the
     other the other way round, so that both do the same work and every
     process shares the CPU all its life. commands(chain) -> {"base": (command,
     environment), "plugin": ...} for chain 0 and 1 (a command that writes a
-    file writes another one per chain). Returns the two pairs, [{"base":
-    (CPU seconds, peak KiB), "plugin": ...}]: the first run of each chain,
-    then the second of each."""
+    file writes another one per chain). flip: chain 0 runs the plugin first
+    (callers alternate, so that neither configuration always has chain 0's
+    place). Returns the two pairs, [{"base": (CPU seconds, peak KiB),
+    "plugin": ...}]: the first run of each chain, then the second of each."""
+    orders = (("base", "plugin"), ("plugin", "base"))
     chains = []
-    for i, names in enumerate((("base", "plugin"), ("plugin", "base"))):
+    for i, names in enumerate(orders[::-1] if flip else orders):
         cmds = commands(i)
         chains.append([(cmds[n][0], cmds[n][1], "%s (%s)" % (what, n),
                         os.path.join(log_dir, "%s.%s.%d.log" % (what.split()[0], n, i)))
                        for n in names])
-    (a_base, a_plugin), (b_plugin, b_base) = run_chains(chains)
-    return [{"base": a_base, "plugin": b_plugin}, {"base": b_base, "plugin": a_plugin}]
+    (a_first, a_second), (b_first, b_second) = run_chains(chains)
+    if flip:
+        return [{"base": b_first, "plugin": a_first}, {"base": a_second, "plugin": b_second}]
+    return [{"base": a_first, "plugin": b_first}, {"base": b_second, "plugin": a_second}]
 
 
-def pairs_of(quads, run_quad):
-    """The pairs of `quads` quads, run_quad() giving each one's two."""
-    return [pair for _ in range(quads) for pair in run_quad()]
+def pairs_of(pairs, run_quad):
+    """`pairs` pairs (even, at least 2), from pairs / 2 quads: run_quad(flip)
+    gives a quad's two, flip alternating from quad to quad."""
+    if pairs < 2 or pairs % 2:
+        sys.exit("bench: %d pairs: quads give them two at a time" % pairs)
+    return [pair for q in range(pairs // 2) for pair in run_quad(q % 2 == 1)]
 
 
 def text_size(t, obj):
@@ -714,8 +734,8 @@ def thirdparty(t, quick):
         # One run with the remarks: how many checks the plugin adds.
         p = run(commands(0)["plugin"][0] + ["-Rpass=align-guard"], env=env)
         checks = len(REMARK.findall(p.stderr))
-        samples = pairs_of(1 if quick else tu["runs"] // 2,
-                           lambda: quad(commands, "clang -O2", out))
+        samples = pairs_of(2 if quick else tu["runs"],
+                           lambda flip: quad(commands, "clang -O2", out, flip))
         # The median pair, as compile_time (and for its reason).
         b = statistics.median(x["base"][0] for x in samples)
         w = statistics.median(x["plugin"][0] for x in samples)
@@ -789,7 +809,7 @@ def opt_command(t, bc, config, *extra):
              *extra, bc], env_with(ALIGNGUARD_PIPELINE="align-guard"))
 
 
-def opt_quad(t, bc, control=False):
+def opt_quad(t, bc, control=False, flip=False):
     """opt -O2 without the plugin and with it: one quad (quad), its two
     pairs [{config: (CPU seconds, peak resident memory in KiB)}].
     control: every run without the plugin (the noise floor).
@@ -802,7 +822,7 @@ def opt_quad(t, bc, control=False):
     of the growth system time), which is not what a build pays, and which
     the plugin's own analyses add to (each is timed)."""
     cmds = {name: opt_command(t, bc, "base" if control else name) for name in ("base", "plugin")}
-    return quad(lambda chain: cmds, "opt -O2", os.path.join(t.work, "compile"))
+    return quad(lambda chain: cmds, "opt -O2", os.path.join(t.work, "compile"), flip)
 
 
 def time_passes_seconds(text):
@@ -893,7 +913,7 @@ def compile_time(t, modules, runs, what="kernels"):
     pairs may not."""
     res = {}
     for n in sorted(modules):
-        samples = pairs_of(runs[n] // 2, lambda: opt_quad(t, modules[n]))
+        samples = pairs_of(runs[n], lambda flip: opt_quad(t, modules[n], flip=flip))
         base = statistics.median(s["base"][0] for s in samples)
         plug = statistics.median(s["plugin"][0] for s in samples)
         own = own_time(t, modules[n])
@@ -918,10 +938,10 @@ def compile_control(t, bc, pairs):
     on bc against itself (pairs of them, even): each pair's difference of
     the run in the plugin's place from the other."""
     diffs = [s["plugin"][0] / s["base"][0] - 1
-             for s in pairs_of(pairs // 2, lambda: opt_quad(t, bc, control=True))]
+             for s in pairs_of(pairs, lambda flip: opt_quad(t, bc, control=True, flip=flip))]
     log("  noise floor: opt -O2 against itself on %s, %d pairs: %+.1f%% .. %+.1f%%"
         % (os.path.basename(bc), pairs, 100 * min(diffs), 100 * max(diffs)))
-    return dict(module=os.path.basename(bc), pairs=pairs, diffs=diffs)
+    return dict(module=os.path.basename(bc), pairs=len(diffs), diffs=diffs)
 
 
 # ----------------------------------------------------------------------------
@@ -1103,7 +1123,9 @@ def analyse(data):
         total_pct = {n: whole_cost(ct[n]) for n in ns}
         targets.append(dict(
             target="Plugin compile-time cost at most 2% of opt -O2: the align-guard pass's own time",
-            measured=", ".join("%d kernels %.2f%%" % (n, own_pct[n]) for n in ns),
+            measured=", ".join("%d kernels %.2f%%" % (n, own_pct[n]) for n in ns) +
+                     " (the pass's time from runs of it alone, opt -O2's from runs that shared "
+                     "the CPU, about a tenth above a lone run's: about a tenth low)",
             met=all(v <= 2 for v in own_pct.values())))
         targets.append(dict(
             target="... the whole cost (opt -O2 with the plugin minus without: the pass and what "
@@ -1319,9 +1341,9 @@ def runs_text(data):
 
 
 def spread_text(c):
-    """The lowest and highest pair's difference (one pair: its own)."""
+    """The lowest and highest pair's difference."""
     lo, hi = c.get("spread") or [float("nan")] * 2
-    return "%+.1f%%" % (100 * lo) if c["runs"] == 1 else "%+.1f%% .. %+.1f%%" % (100 * lo, 100 * hi)
+    return "%+.1f%% .. %+.1f%%" % (100 * lo, 100 * hi)
 
 
 def control_text(ctl):
@@ -1371,7 +1393,7 @@ def write_compile(data, a):
       "callgrind run of `opt -passes=align-guard`."
       % (runs_text(data), data["machine"]["timing_cpu"], OWN_TIME_RUNS))
     a("")
-    a("| kernels | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | own / opt -O2 | align-guard's instructions | peak memory (MiB): without, with |")
+    a("| kernels | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | own / opt -O2 (own: alone; opt: sharing) | align-guard's instructions | peak memory (MiB): without, with |")
     a("|---|---|---|---|---|---|---|---|---|")
     ct = data["compile"]
     for n in sorted(ct):
@@ -1399,7 +1421,7 @@ def write_compile(data, a):
           "`__builtin_assume_aligned(data, 64)` for 3 or 4 tensors each and run a small loop), "
           "the same measurement:")
         a("")
-        a("| functions | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | runs | peak memory (MiB): without, with |")
+        a("| functions | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | pairs | peak memory (MiB): without, with |")
         a("|---|---|---|---|---|---|---|---|")
         for n in sorted(tv):
             c = tv[n]
@@ -1431,7 +1453,7 @@ def write_thirdparty(data, a):
       "from `llvm-size` of the object; checks: the pass's `checked at site` remarks." % (
           " " + data["cflags"] if data["cflags"] else ""))
     a("")
-    a("| translation unit | clang -O2 (s) | with the plugin (s) | cost | text (bytes) | with the plugin | text growth | checks | runs |")
+    a("| translation unit | clang -O2 (s) | with the plugin (s) | cost | text (bytes) | with the plugin | text growth | checks | pairs |")
     a("|---|---|---|---|---|---|---|---|---|")
     for name, c in tp.items():
         a("| %s (`%s`) | %.3f | %.3f | %+.1f%% | %d | %d | %+.1f%% | %d | %d |" % (
