@@ -611,18 +611,25 @@ def on_timing_cpu():
     os.sched_setaffinity(0, {TIMING_CPU})
 
 
+def run_logged(cmd, env, out_path, preexec_fn=None):
+    """Runs cmd and waits for it, its stdout and stderr to out_path.
+    Returns its wait status, that text and the child's own resource usage
+    (CPU time, peak memory)."""
+    with open(out_path, "w+") as out:
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                             preexec_fn=preexec_fn)
+        _, status, usage = os.wait4(p.pid, 0)  # the child's own CPU time
+        p.returncode = status
+        out.seek(0)
+        return status, out.read(), usage
+
+
 def run_alone(cmd, env, what, out_path):
     """Runs cmd on TIMING_CPU and waits for it, nothing else of the suite's
     running meanwhile; its stdout and stderr go to out_path. Returns that
     text and the child's own resource usage (CPU time, peak memory); exits
     when cmd fails."""
-    with open(out_path, "w+") as out:
-        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
-                             preexec_fn=on_timing_cpu)
-        _, status, usage = os.wait4(p.pid, 0)  # the child's own CPU time
-        p.returncode = status
-        out.seek(0)
-        text = out.read()
+    status, text, usage = run_logged(cmd, env, out_path, preexec_fn=on_timing_cpu)
     if status != 0:
         sys.exit("bench: %s failed:\n%s" % (what, text[-2000:]))
     return text, usage
@@ -647,15 +654,13 @@ def run_chains(chains):
             for cmd, env, what, log_path in chains[i]:
                 if stop.is_set():
                     return
-                with open(log_path, "w+") as out:
-                    p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-                    _, status, usage = os.wait4(p.pid, 0)
-                    p.returncode = status
-                    if status != 0:
-                        out.seek(0)
-                        failed.append("%s failed:\n%s" % (what, out.read()[-2000:]))
-                        stop.set()
-                        return
+                # No preexec_fn in a thread: the thread's own pinning is
+                # inherited.
+                status, text, usage = run_logged(cmd, env, log_path)
+                if status != 0:
+                    failed.append("%s failed:\n%s" % (what, text[-2000:]))
+                    stop.set()
+                    return
                 results[i].append((usage.ru_utime + usage.ru_stime, usage.ru_maxrss))
         except BaseException as e:  # e.g. a command that does not exist
             failed.append("%s: %s" % (" ".join(chains[i][len(results[i])][0][:1]), e))
@@ -684,16 +689,17 @@ def quad(commands, what, log_dir, flip=False):
     place). Returns the two pairs, [{"base": (CPU seconds, peak KiB),
     "plugin": ...}]: the first run of each chain, then the second of each."""
     orders = (("base", "plugin"), ("plugin", "base"))
+    if flip:
+        orders = orders[::-1]
     chains = []
-    for i, names in enumerate(orders[::-1] if flip else orders):
+    for i, names in enumerate(orders):
         cmds = commands(i)
         chains.append([(cmds[n][0], cmds[n][1], "%s (%s)" % (what, n),
                         os.path.join(log_dir, "%s.%s.%d.log" % (what.split()[0], n, i)))
                        for n in names])
-    (a_first, a_second), (b_first, b_second) = run_chains(chains)
-    if flip:
-        return [{"base": b_first, "plugin": a_first}, {"base": a_second, "plugin": b_second}]
-    return [{"base": a_first, "plugin": b_first}, {"base": b_second, "plugin": a_second}]
+    results = run_chains(chains)
+    # The k-th pair: the k-th run of each chain, by the configuration it ran.
+    return [{names[k]: results[i][k] for i, names in enumerate(orders)} for k in (0, 1)]
 
 
 def pairs_of(pairs, run_quad):
