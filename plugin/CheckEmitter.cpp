@@ -524,7 +524,7 @@ PlaceEmitter::tableFailure(CheckBuilder &FB, ArrayRef<PreparedCheck> Prepared) {
   if (Prepared.size() < 2 || Prepared.size() > MaxTableChecks)
     return std::nullopt;
   GlobalVariable *Table = siteTable(Prepared.front().C->Site);
-  if (!Table || Table->getValueType()->getArrayNumElements() != Prepared.size())
+  if (!Table || tableSize(*Table) != Prepared.size())
     return std::nullopt;
   for (size_t I = 0; I != Prepared.size(); ++I) {
     const PreparedCheck &P = Prepared[I];

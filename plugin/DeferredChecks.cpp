@@ -76,7 +76,7 @@ bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
       C.Site = nullptr;
     } else if (GlobalVariable *Table = siteTable(C.Site)) {
       unsigned Index = NextElement[Table]++;
-      if (Index >= Table->getValueType()->getArrayNumElements())
+      if (Index >= tableSize(*Table))
         return false;
       C.Element = Index;
     } else if (auto *Desc = dyn_cast<Constant>(C.Site)) {

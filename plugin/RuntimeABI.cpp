@@ -109,17 +109,114 @@ Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
   return Same.back();
 }
 
+namespace {
+/// alignguard_packed_site's fields: their offsets in a descriptor.
+enum PackedField : unsigned {
+  PackedVersion = 0,
+  PackedKind = 4,
+  PackedFunction = 8,
+  PackedSubject = 12,
+  PackedFile = 16,
+  PackedLine = 20,
+  PackedColumn = 24,
+  PackedPromiseFile = 28,
+  PackedAlignment = 32,
+  PackedOffset = 40,
+  PackedPromiseLine = 48,
+  PackedPromiseColumn = 52,
+};
+static_assert(PackedPromiseColumn + 4 == PackedSiteSize, "56 bytes");
+
+/// A packed table's bytes: the descriptors, then their strings.
+class PackedTable {
+public:
+  PackedTable(size_t Count, bool LittleEndian)
+      : Descriptors(Count * PackedSiteSize, '\0'), LittleEndian(LittleEndian) {}
+
+  /// The Index-th descriptor's fields, from Site.
+  void set(unsigned Index, const SiteInfo &Site) {
+    size_t At = size_t(Index) * PackedSiteSize;
+    put(At + PackedVersion, PackedSiteVersion, 4);
+    put(At + PackedKind, static_cast<unsigned>(Site.Kind), 4);
+    put(At + PackedFunction, string(Site.Function, At, false), 4);
+    put(At + PackedSubject, string(Site.Subject, At, false), 4);
+    put(At + PackedFile, string(Site.File, At, true), 4);
+    put(At + PackedLine, Site.Line, 4);
+    put(At + PackedColumn, Site.Column, 4);
+    put(At + PackedPromiseFile, string(Site.PromiseFile, At, true), 4);
+    put(At + PackedAlignment, Site.Alignment, 8);
+    put(At + PackedOffset, static_cast<uint64_t>(Site.Offset), 8);
+    put(At + PackedPromiseLine, Site.PromiseLine, 4);
+    put(At + PackedPromiseColumn, Site.PromiseColumn, 4);
+  }
+
+  /// { [descriptors x i8], [strings x i8] }.
+  Constant *initializer(LLVMContext &Ctx) const {
+    Constant *Parts[] = {
+        ConstantDataArray::getString(Ctx, Descriptors, /*AddNull=*/false),
+        ConstantDataArray::getString(Ctx, Strings, /*AddNull=*/false)};
+    return ConstantStruct::getAnon(Ctx, Parts);
+  }
+
+private:
+  /// Text's offset from the descriptor at Descriptor, the first time
+  /// appending it (NUL-terminated) to the strings; 0 for an empty one when
+  /// asked (the runtime reads 0 as "no debug info").
+  uint64_t string(StringRef Text, size_t Descriptor, bool NoneIfEmpty) {
+    if (Text.empty() && NoneIfEmpty)
+      return 0;
+    auto Found = Offsets.try_emplace(Text, Strings.size());
+    if (Found.second) {
+      Strings.append(Text.begin(), Text.end());
+      Strings.push_back('\0');
+    }
+    uint64_t Offset = Descriptors.size() + Found.first->second - Descriptor;
+    assert(Offset <= UINT32_MAX && "a table's strings fit 32-bit offsets");
+    return Offset;
+  }
+
+  void put(size_t At, uint64_t V, unsigned Bytes) {
+    for (unsigned I = 0; I != Bytes; ++I)
+      Descriptors[At + (LittleEndian ? I : Bytes - 1 - I)] =
+          static_cast<char>(V >> (8 * I));
+  }
+
+  std::string Descriptors, Strings;
+  StringMap<size_t> Offsets;
+  bool LittleEndian;
+};
+
+/// The table's descriptors' bytes (its first part).
+StringRef descriptorBytes(const GlobalVariable &Table) {
+  auto *Parts = cast<ConstantStruct>(Table.getInitializer());
+  return cast<ConstantDataArray>(Parts->getOperand(0))->getRawDataValues();
+}
+
+/// The field of Bytes bytes at At in a table's descriptors.
+uint64_t packedField(const GlobalVariable &Table, size_t At, unsigned Bytes) {
+  StringRef Raw = descriptorBytes(Table);
+  bool LittleEndian = Table.getParent()->getDataLayout().isLittleEndian();
+  uint64_t V = 0;
+  for (unsigned I = 0; I != Bytes; ++I)
+    V |= uint64_t(uint8_t(Raw[At + (LittleEndian ? I : Bytes - 1 - I)]))
+         << (8 * I);
+  return V;
+}
+} // namespace
+
 GlobalVariable *SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
   assert(Sites.size() >= 2 && Sites.size() <= MaxTableChecks);
-  SmallVector<Constant *, 4> Inits;
-  for (const SiteInfo &Site : Sites)
-    Inits.push_back(initializer(Site));
-  auto *Ty = ArrayType::get(Inits.front()->getType(), Inits.size());
+  PackedTable Bytes(Sites.size(), M.getDataLayout().isLittleEndian());
+  for (unsigned I = 0; I != Sites.size(); ++I)
+    Bytes.set(I, Sites[I]);
+  Constant *Init = Bytes.initializer(M.getContext());
   // Not unnamed_addr: the runtime deduplicates reports by descriptor address.
-  return new GlobalVariable(
-      M, Ty, /*isConstant=*/true, GlobalValue::PrivateLinkage,
-      ConstantArray::get(Ty, Inits), freshName("__alignguard_site", NextSite),
-      nullptr, GlobalValue::NotThreadLocal, AddrSpace);
+  auto *GV = new GlobalVariable(
+      M, Init->getType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      Init, freshName("__alignguard_site", NextSite), nullptr,
+      GlobalValue::NotThreadLocal, AddrSpace);
+  GV->setAlignment(Align(8)); // the descriptors' 64-bit fields
+  return GV;
 }
 
 Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
@@ -129,21 +226,33 @@ Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
       compat::bytePtrTy(Table.getContext(), Table.getAddressSpace());
   if (Index == 0)
     return ConstantExpr::getPointerCast(&Table, BytePtr);
-  Type *I64 = Type::getInt64Ty(Table.getContext());
-  Constant *Indices[] = {ConstantInt::get(I64, 0),
-                         ConstantInt::get(I64, Index)};
+  LLVMContext &Ctx = Table.getContext();
+  Constant *Indices[] = {
+      ConstantInt::get(Type::getInt64Ty(Ctx), 0),
+      ConstantInt::get(Type::getInt32Ty(Ctx), 0),
+      ConstantInt::get(Type::getInt64Ty(Ctx), Index * PackedSiteSize)};
   return ConstantExpr::getPointerCast(
       ConstantExpr::getInBoundsGetElementPtr(Table.getValueType(), &Table,
                                              Indices),
       BytePtr);
 }
 
+/// A table createTable made: { [K * PackedSiteSize x i8], [N x i8] } with
+/// 2 to MaxTableChecks descriptors of PackedSiteVersion.
 static bool isSiteTable(const GlobalVariable &GV) {
-  auto *Ty = dyn_cast<ArrayType>(GV.getValueType());
-  return Ty && Ty->getNumElements() >= 2 &&
-         Ty->getNumElements() <= MaxTableChecks && GV.isConstant() &&
-         GV.hasInitializer() && isa<ConstantArray>(GV.getInitializer()) &&
-         GV.getName().take_front(17) == "__alignguard_site";
+  if (!GV.isConstant() || !GV.hasInitializer() ||
+      GV.getName().take_front(17) != "__alignguard_site")
+    return false;
+  auto *Parts = dyn_cast<ConstantStruct>(GV.getInitializer());
+  if (!Parts || Parts->getNumOperands() != 2)
+    return false;
+  auto *Descriptors = dyn_cast<ConstantDataArray>(Parts->getOperand(0));
+  if (!Descriptors || !Descriptors->isString())
+    return false;
+  size_t Size = Descriptors->getNumElements();
+  return Size % PackedSiteSize == 0 && Size >= 2 * PackedSiteSize &&
+         Size <= MaxTableChecks * PackedSiteSize &&
+         packedField(GV, PackedVersion, 4) == PackedSiteVersion;
 }
 
 GlobalVariable *siteTable(Value *Site) {
@@ -151,20 +260,20 @@ GlobalVariable *siteTable(Value *Site) {
   return GV && isSiteTable(*GV) ? GV : nullptr;
 }
 
+unsigned tableSize(const GlobalVariable &Table) {
+  assert(isSiteTable(Table) && "tableSize takes what siteTable returned");
+  return descriptorBytes(Table).size() / PackedSiteSize;
+}
+
 std::optional<TableElement> tableElement(const GlobalVariable &Table,
                                          unsigned Index) {
   assert(isSiteTable(Table) && "tableElement takes what siteTable returned");
-  auto *Entries = cast<ConstantArray>(Table.getInitializer());
-  if (Index >= Entries->getNumOperands())
+  if (Index >= tableSize(Table))
     return std::nullopt;
-  auto *Fields = dyn_cast<ConstantStruct>(Entries->getOperand(Index));
-  if (!Fields || Fields->getNumOperands() != 12)
-    return std::nullopt;
-  auto *Alignment = dyn_cast<ConstantInt>(Fields->getOperand(7));
-  auto *Offset = dyn_cast<ConstantInt>(Fields->getOperand(8));
-  if (!Alignment || !Offset)
-    return std::nullopt;
-  return TableElement{Alignment->getZExtValue(), Offset->getSExtValue()};
+  size_t At = size_t(Index) * PackedSiteSize;
+  return TableElement{
+      packedField(Table, At + PackedAlignment, 8),
+      static_cast<int64_t>(packedField(Table, At + PackedOffset, 8))};
 }
 
 static FunctionType *hookType(LLVMContext &Ctx, Type *SitePtrTy,

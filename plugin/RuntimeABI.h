@@ -1,9 +1,11 @@
 //===- RuntimeABI.h - The pass's side of the runtime's C ABI ----*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The hooks and the site descriptor of runtime/include/alignguard/alignguard.h,
-// built in IR. Keep the two in step: the field order here is the struct
-// alignguard_site there, and SiteVersion is ALIGNGUARD_SITE_VERSION.
+// The hooks and the site descriptors of
+// runtime/include/alignguard/alignguard.h, built in IR. Keep the two in step:
+// the field order here is the struct alignguard_site there, and SiteVersion is
+// ALIGNGUARD_SITE_VERSION; a table's bytes are alignguard_packed_site's
+// (PackedSiteVersion is ALIGNGUARD_PACKED_SITE_VERSION).
 //
 //   @__alignguard_site = private constant { i32 2, i32 2, ptr @fn, ptr @subj,
 //                                           ptr @file, i32 12, i32 3,
@@ -11,6 +13,14 @@
 //                                           ptr @file, i32 12, i32 0 }
 //   call void @__alignguard_report_abort(ptr @__alignguard_site, i64 %p,
 //                                        i64 64, i64 0)
+//
+// and a table (2 to 4 descriptors for one table-hook call) is one block,
+// the packed descriptors' bytes then their strings (little-endian here):
+//
+//   @__alignguard_site.1 = private constant { [112 x i8], [30 x i8] }
+//       { [112 x i8] c"\03\00\00\00\02\00\00\00p\00\00\00w\00...",
+//         [30 x i8] c"saxpy\00argument #0 'x'\00argument #1 'y'\00" },
+//       align 8
 //
 // Every hook argument is an integer or the descriptor pointer, so the same
 // tests read alike on typed (LLVM 14) and opaque pointers.
@@ -33,6 +43,9 @@
 namespace alignguard {
 
 inline constexpr unsigned SiteVersion = 2;
+/// A table's descriptors: alignguard_packed_site, PackedSiteSize bytes each.
+inline constexpr unsigned PackedSiteVersion = 3;
+inline constexpr unsigned PackedSiteSize = 56;
 inline constexpr const char *ReportHookName = "__alignguard_report";
 inline constexpr const char *ReportAbortHookName = "__alignguard_report_abort";
 inline constexpr const char *FallbackHookName = "__alignguard_fallback";
@@ -101,9 +114,13 @@ public:
   /// them, so the copy's checks report as its original's, once per site.
   llvm::Constant *create(const SiteInfo &Site, Reuse *R = nullptr);
   /// One constant table of Sites' descriptors (2 to MaxTableChecks, for a
-  /// table hook). Its elements (tableElementPointer) are descriptors the
-  /// one-check hooks take as well; a place's checks name the table itself
-  /// and which element (PlaceCheck::Element).
+  /// table hook), packed: the descriptors' bytes, then the strings they
+  /// name (each once), in one global without a pointer, which the later
+  /// passes carry as two byte arrays rather than a dozen operands per
+  /// descriptor (LLVM 22, 4000 kernels: 1.5 points of opt -O2's CPU time,
+  /// bench/README.md). Its elements (tableElementPointer) are descriptors
+  /// the one-check hooks take as well; a place's checks name the table
+  /// itself and which element (PlaceCheck::Element).
   llvm::GlobalVariable *createTable(llvm::ArrayRef<SiteInfo> Sites);
   /// The type of a descriptor pointer, as the hooks take it.
   llvm::Type *pointerType() const { return StrTy; }
@@ -144,6 +161,8 @@ llvm::FunctionCallee getHook(llvm::Module &M, HookKind Kind,
 /// Site as a table createTable made; null when it is not one (a single
 /// descriptor, another value, or none).
 llvm::GlobalVariable *siteTable(llvm::Value *Site);
+/// How many descriptors Table (a table siteTable returned) holds.
+unsigned tableSize(const llvm::GlobalVariable &Table);
 /// The alignment and offset the Index-th descriptor of Table (a table
 /// siteTable returned) names (what the table hook tests for it); none when
 /// it has no such element.

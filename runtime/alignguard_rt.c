@@ -8,8 +8,9 @@
  *   __alignguard_report(&site, p, A, off)        count, report once per site
  *   __alignguard_report_abort(&site, p, A, off)  count, report, abort()
  *   __alignguard_report_first{,_abort}, __alignguard_fallback_first
- *     (&sites[0], n, p0, p1, p2, p3): one call for a place of 2-4 pointers;
- *     finds the first misaligned one and calls the hook above (or below)
+ *     (p0, p1, p2, p3, &sites[0], n): one call for a place of 2-4 pointers
+ *     (its table of descriptors packed, alignguard_packed_site); finds the
+ *     first misaligned one and calls the hook above (or below) with it
  *   __alignguard_fallback(&site, p, A, off)      count fallbacks (not
  *                                                violations); report the
  *                                                first per site only with
@@ -344,6 +345,55 @@ static uint64_t actual_alignment(uint64_t pointer, uint64_t alignment,
   return low == 0 || low > alignment ? alignment : low;
 }
 
+/*===-- Descriptors -------------------------------------------------------===*/
+
+/// The string a packed descriptor names by its offset from itself; NULL for
+/// 0 (none).
+static const char *packed_string(const alignguard_packed_site *packed,
+                                 uint32_t offset) {
+  return offset ? (const char *)packed + offset : NULL;
+}
+
+/// `site` as an alignguard_site: itself, unless it is packed (version 3);
+/// then its fields, with its strings as pointers, copied into `copy`.
+static const alignguard_site *site_view(const alignguard_site *site,
+                                        alignguard_site *copy) {
+  if (!site || site->version != ALIGNGUARD_PACKED_SITE_VERSION)
+    return site;
+  const alignguard_packed_site *packed =
+      (const alignguard_packed_site *)(const void *)site;
+  copy->version = ALIGNGUARD_SITE_VERSION;
+  copy->kind = packed->kind;
+  copy->function = packed_string(packed, packed->function);
+  copy->subject = packed_string(packed, packed->subject);
+  copy->file = packed_string(packed, packed->file);
+  copy->line = packed->line;
+  copy->column = packed->column;
+  copy->alignment = packed->alignment;
+  copy->offset = packed->offset;
+  copy->promise_file = packed_string(packed, packed->promise_file);
+  copy->promise_line = packed->promise_line;
+  copy->promise_column = packed->promise_column;
+  return copy;
+}
+
+/// The i-th descriptor of a table the table hooks take (its layout is the
+/// first descriptor's version), with its alignment and offset.
+static const alignguard_site *table_entry(const alignguard_site *sites,
+                                          size_t i, uint64_t *alignment,
+                                          int64_t *offset) {
+  if (sites->version == ALIGNGUARD_PACKED_SITE_VERSION) {
+    const alignguard_packed_site *packed =
+        (const alignguard_packed_site *)(const void *)sites + i;
+    *alignment = packed->alignment;
+    *offset = (int64_t)packed->offset;
+    return (const alignguard_site *)(const void *)packed;
+  }
+  *alignment = sites[i].alignment;
+  *offset = (int64_t)sites[i].offset;
+  return &sites[i];
+}
+
 /// Where the site's promise was written: nothing from a version 1 (or an
 /// unknown version's) descriptor, which has no such field.
 static void promise_location(const alignguard_site *site, const char **file,
@@ -381,6 +431,8 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
                                        int64_t offset) {
   ag_out o = {buf, size, 0};
   put_str(&o, "alignguard: ");
+  alignguard_site copy;
+  site = site_view(site, &copy);
   /* A descriptor from another ABI version may have any layout: read nothing
      but the version, which every version keeps first. Version 1 is version
      2 without the promise's location at the end. */
@@ -456,6 +508,8 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
   if (!handler && atomic_load(&g_quiet))
     return;
 
+  alignguard_site copy; /* the handler sees a packed site as version 2 */
+  site = site_view(site, &copy);
   char line[AG_LINE_MAX];
   ag_out o = {line, sizeof line, 0};
   o.len = alignguard_format_report(line, sizeof line, site, pointer, alignment,
@@ -583,9 +637,11 @@ static size_t first_failing(const alignguard_site *sites, uint64_t count,
   if (count > 4)
     count = 4;
   for (size_t i = 0; i + 1 < count; ++i) {
-    uint64_t alignment = sites[i].alignment;
+    uint64_t alignment;
+    int64_t offset;
+    table_entry(sites, i, &alignment, &offset);
     if (alignment != 0 && (alignment & (alignment - 1)) == 0 &&
-        ((addresses[i] - sites[i].offset) & (alignment - 1)) != 0)
+        ((addresses[i] - (uint64_t)offset) & (alignment - 1)) != 0)
       return i;
   }
   return count ? (size_t)count - 1 : 0;
@@ -601,7 +657,10 @@ static void report_first(one_check_hook hook, uint64_t address0,
                          uint64_t count) {
   const uint64_t addresses[4] = {address0, address1, address2, address3};
   size_t i = first_failing(sites, count, addresses);
-  hook(&sites[i], addresses[i], sites[i].alignment, (int64_t)sites[i].offset);
+  uint64_t alignment;
+  int64_t offset;
+  const alignguard_site *site = table_entry(sites, i, &alignment, &offset);
+  hook(site, addresses[i], alignment, offset);
 }
 
 AG_API void __alignguard_report_first(uint64_t address0, uint64_t address1,

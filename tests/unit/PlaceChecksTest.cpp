@@ -108,9 +108,9 @@ int elementOf(Value *Site, GlobalVariable *Table, const DataLayout &DL) {
   APInt Bytes(DL.getIndexTypeSizeInBits(Site->getType()), 0);
   if (Site->stripAndAccumulateConstantOffsets(DL, Bytes, false) != Table)
     return -1;
-  uint64_t Stride = DL.getTypeAllocSize(
-      cast<ArrayType>(Table->getValueType())->getElementType());
-  return static_cast<int>(Bytes.getZExtValue() / Stride);
+  if (Bytes.getZExtValue() % PackedSiteSize != 0)
+    return -1;
+  return static_cast<int>(Bytes.getZExtValue() / PackedSiteSize);
 }
 
 /// True when C, a constant, is used by an instruction, itself or through

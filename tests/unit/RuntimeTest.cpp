@@ -27,6 +27,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -308,8 +309,8 @@ const FormatCase FormatCases[] = {
     {"VersionOneWithoutFile", versionOne(nullptr, 0, 0), false, 0x1004, 16, 0,
      "alignguard: f: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
      "(4 bytes past a boundary)"},
-    {"UnknownVersion", otherVersion(3), false, 0x1004, 16, 0,
-     "alignguard: report from a site descriptor of unknown version 3 "
+    {"UnknownVersion", otherVersion(4), false, 0x1004, 16, 0,
+     "alignguard: report from a site descriptor of unknown version 4 "
      "(pointer 0x1004)"},
     {"VersionZero", otherVersion(0), false, 0xdeadbeef, 0, 5,
      "alignguard: report from a site descriptor of unknown version 0 "
@@ -782,6 +783,111 @@ TEST(RuntimeTable, FallbackCountsAndReportsTheFirst) {
                       "64-byte aligned (4 bytes past a boundary) at k.c:4:2; "
                       "running the unaligned fallback\n"
                       "fallbacks=1 violations=0\n"));
+}
+
+/// The same place's table packed (version 3, what the pass emits), built
+/// by hand as the header describes it: the descriptors, then the strings,
+/// each named by its offset from the descriptor that names it.
+struct PackedPlace {
+  alignguard_packed_site Sites[3];
+  char Strings[32];
+};
+static_assert(sizeof(alignguard_packed_site) == 56, "the header says 56");
+static_assert(offsetof(PackedPlace, Strings) == 3 * 56, "no padding");
+
+PackedPlace makePackedPlace() {
+  PackedPlace P{};
+  const char Strings[] = "k\0out\0in\0w\0k.c"; // and the last NUL
+  memcpy(P.Strings, Strings, sizeof Strings);
+  auto At = [](unsigned Site, unsigned String) {
+    return uint32_t(offsetof(PackedPlace, Strings) + String - Site * 56);
+  };
+  const unsigned Subjects[3] = {2, 6, 9};
+  const uint64_t Alignments[3] = {64, 32, 16}, Offsets[3] = {0, 16, 0};
+  for (unsigned I = 0; I != 3; ++I) {
+    alignguard_packed_site &S = P.Sites[I];
+    S.version = ALIGNGUARD_PACKED_SITE_VERSION;
+    S.kind = ALIGNGUARD_KIND_PARAM_ATTR;
+    S.function = At(I, 0);
+    S.subject = At(I, Subjects[I]);
+    S.file = At(I, 11);
+    S.line = 4;
+    S.column = 2;
+    S.promise_file = I == 2 ? At(I, 11) : 0;
+    S.promise_line = I == 2 ? 1 : 0;
+    S.alignment = Alignments[I];
+    S.offset = Offsets[I];
+  }
+  return P;
+}
+const PackedPlace PackedPlaceTable = makePackedPlace();
+const alignguard_site *packedSites() {
+  return reinterpret_cast<const alignguard_site *>(PackedPlaceTable.Sites);
+}
+
+/// What a handler sees of the site: a version 2 view with pointers.
+void recordSite(const alignguard_report_info *Info, void *User) {
+  record(Info, User);
+  auto *R = static_cast<Recorder *>(User);
+  const alignguard_site *S = Info->site;
+  R->Last += std::string(" | site: version=") + std::to_string(S->version) +
+             " kind=" + std::to_string(S->kind) + " " + S->function + " " +
+             S->subject + " " + (S->file ? S->file : "(null)") + ":" +
+             std::to_string(S->line) + ":" + std::to_string(S->column) +
+             " alignment=" + std::to_string(S->alignment) +
+             " offset=" + std::to_string(S->offset) +
+             " promised=" + (S->promise_file ? S->promise_file : "(null)") +
+             ":" + std::to_string(S->promise_line);
+}
+
+TEST(RuntimeTable, PackedTableReportsTheFirstMisalignedWithItsStrings) {
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(recordSite, &R);
+    // out aligned; in 8 bytes past (in - 16) % 32; w misaligned too: in.
+    __alignguard_report_first(0x1000, 0x2018, 0x3004, 0, packedSites(), 3);
+    say(R.Last);
+    // Only w: its promise is elsewhere.
+    __alignguard_report_first(0x1000, 0x2010, 0x3004, 0, packedSites(), 3);
+    say(R.Last);
+    // in again: deduplicated by its packed element's address.
+    __alignguard_report_first(0x1000, 0x2038, 0x3000, 0, packedSites(), 3);
+    say("calls=" + std::to_string(R.Calls.load()) +
+        " counted=" + std::to_string(alignguard_violation_count()) +
+        " last=" + alignguard_last_error());
+  };
+  EXPECT_EXIT(
+      inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+      exactly("pointer=0x2018 alignment=32 offset=16 misalignment=8 "
+              "fatal=0 fallback=0 actual=8 promised=(none):0:0 "
+              "message=alignguard: k: in = 0x2018 - 16 is 8-byte aligned, "
+              "not 32-byte aligned (8 bytes past a boundary) at k.c:4:2"
+              " | site: version=2 kind=2 k in k.c:4:2 alignment=32 "
+              "offset=16 promised=(null):0\n"
+              "pointer=0x3004 alignment=16 offset=0 misalignment=4 "
+              "fatal=0 fallback=0 actual=4 promised=k.c:1:0 "
+              "message=alignguard: k: w = 0x3004 is 4-byte aligned, not "
+              "16-byte aligned (4 bytes past a boundary) at k.c:4:2, "
+              "promised at k.c:1"
+              " | site: version=2 kind=2 k w k.c:4:2 alignment=16 "
+              "offset=0 promised=k.c:1\n"
+              "calls=2 counted=3 last=alignguard: k: in = 0x2038 - 16 is "
+              "8-byte aligned, not 32-byte aligned (8 bytes past a "
+              "boundary) at k.c:4:2\n"));
+}
+
+TEST(RuntimeTable, PackedTableAbortsWithTheFirst) {
+  freshProcess();
+  EXPECT_EXIT(inChild(nullptr,
+                      [] {
+                        __alignguard_report_first_abort(0x1040, 0x2018, 0x3008,
+                                                        0, packedSites(), 3);
+                      }),
+              ::testing::KilledBySignal(SIGABRT),
+              exactly("alignguard: k: in = 0x2018 - 16 is 8-byte aligned, "
+                      "not 32-byte aligned (8 bytes past a boundary) at "
+                      "k.c:4:2\n"));
 }
 
 //===-- The abort hook ----------------------------------------------------===//

@@ -39,9 +39,11 @@
 #include "gtest/gtest.h"
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 using namespace alignguard;
 using namespace llvm;
@@ -242,6 +244,150 @@ TEST(SiteDescriptorTest, NoFileIsANullPointer) {
   EXPECT_EQ(stringField(Init, 9), "<null>") << "promise_file";
   EXPECT_EQ(intField(Init, 10), 0u);
   EXPECT_EQ(intField(Init, 11), 0u);
+}
+
+/// A table's bytes as the runtime sees them in memory: its descriptors,
+/// then its strings (the struct's second part starts where the first ends:
+/// both are byte arrays), in storage aligned as the global is.
+struct TableBytes {
+  std::vector<uint64_t> Storage;
+  const alignguard_packed_site *site(unsigned I) const {
+    return reinterpret_cast<const alignguard_packed_site *>(Storage.data()) + I;
+  }
+  /// The string site(I) names at Offset from itself; "<none>" for 0.
+  std::string string(unsigned I, uint32_t Offset) const {
+    if (!Offset)
+      return "<none>";
+    return reinterpret_cast<const char *>(site(I)) + Offset;
+  }
+};
+
+TableBytes tableBytes(const GlobalVariable &GV, const DataLayout &DL) {
+  auto *Init = cast<ConstantStruct>(GV.getInitializer());
+  const StructLayout *SL = DL.getStructLayout(Init->getType());
+  std::string Bytes;
+  for (unsigned I = 0; I != 2; ++I) {
+    EXPECT_EQ(SL->getElementOffset(I), Bytes.size()) << "part " << I;
+    auto *Part = dyn_cast<ConstantDataArray>(Init->getOperand(I));
+    EXPECT_TRUE(Part && Part->isString()) << "part " << I;
+    if (Part)
+      Bytes += Part->getRawDataValues().str();
+  }
+  TableBytes T;
+  T.Storage.resize(Bytes.size() / 8 + 1);
+  memcpy(T.Storage.data(), Bytes.data(), Bytes.size());
+  return T;
+}
+
+TEST(SiteDescriptorTest, PackedTableIsTheRuntimesPackedStruct) {
+  HostModule HM;
+  ASSERT_TRUE(HM.Ok);
+  const DataLayout &DL = HM.M->getDataLayout();
+  EXPECT_EQ(sizeof(alignguard_packed_site), size_t(PackedSiteSize));
+  EXPECT_EQ(PackedSiteVersion, ALIGNGUARD_PACKED_SITE_VERSION);
+
+  // Distinct values in every field, strings shared and not, a site without
+  // debug info and a negative offset.
+  std::vector<SiteInfo> Infos(3);
+  const char *Subjects[] = {"argument #0 'out'", "argument #1 'in'",
+                            "argument #2 'w'"};
+  for (unsigned I = 0; I != 3; ++I) {
+    SiteInfo &S = Infos[I];
+    S.Kind = I == 2 ? PromiseKind::AssumeBundle : PromiseKind::ParamAttr;
+    S.Function = "kernel";
+    S.Subject = Subjects[I];
+    S.Alignment = 64u >> I;
+    S.Offset = I == 1 ? -16 : int64_t(I) * 8;
+    if (I != 2) {
+      S.File = "kernel.c";
+      S.Line = 10 + I;
+      S.Column = 20 + I;
+      S.PromiseFile = I ? "kernel.h" : "kernel.c";
+      S.PromiseLine = 30 + I;
+      S.PromiseColumn = 40 + I;
+    }
+  }
+  SiteDescriptors Sites(*HM.M);
+  GlobalVariable *GV = Sites.createTable(Infos);
+  ASSERT_TRUE(GV && GV->hasInitializer());
+  EXPECT_TRUE(GV->isConstant());
+  EXPECT_TRUE(GV->hasPrivateLinkage());
+  EXPECT_FALSE(GV->hasGlobalUnnamedAddr()) << "reports dedupe by address";
+  EXPECT_GE(GV->getAlignment(), alignof(alignguard_packed_site));
+  ASSERT_EQ(siteTable(GV), GV);
+  EXPECT_EQ(tableSize(*GV), 3u);
+
+  TableBytes T = tableBytes(*GV, DL);
+  for (unsigned I = 0; I != 3; ++I) {
+    const alignguard_packed_site *P = T.site(I);
+    const SiteInfo &S = Infos[I];
+    EXPECT_EQ(P->version, ALIGNGUARD_PACKED_SITE_VERSION) << I;
+    EXPECT_EQ(P->kind, unsigned(S.Kind)) << I;
+    EXPECT_EQ(T.string(I, P->function), "kernel") << I;
+    EXPECT_EQ(T.string(I, P->subject), S.Subject) << I;
+    EXPECT_EQ(T.string(I, P->file), I == 2 ? "<none>" : S.File) << I;
+    EXPECT_EQ(P->line, S.Line) << I;
+    EXPECT_EQ(P->column, S.Column) << I;
+    EXPECT_EQ(P->alignment, S.Alignment) << I;
+    EXPECT_EQ(int64_t(P->offset), S.Offset) << I;
+    EXPECT_EQ(T.string(I, P->promise_file), I == 2 ? "<none>" : S.PromiseFile)
+        << I;
+    EXPECT_EQ(P->promise_line, S.PromiseLine) << I;
+    EXPECT_EQ(P->promise_column, S.PromiseColumn) << I;
+    std::optional<TableElement> E = tableElement(*GV, I);
+    ASSERT_TRUE(E) << I;
+    EXPECT_EQ(E->Alignment, S.Alignment) << I;
+    EXPECT_EQ(E->Offset, S.Offset) << I;
+  }
+  EXPECT_FALSE(tableElement(*GV, 3));
+  // Each string once: "kernel", three subjects, two files.
+  auto *Strings = cast<ConstantDataArray>(
+      cast<ConstantStruct>(GV->getInitializer())->getOperand(1));
+  EXPECT_EQ(Strings->getNumElements(),
+            strlen("kernel") + 1 + strlen(Subjects[0]) + 1 +
+                strlen(Subjects[1]) + 1 + strlen(Subjects[2]) + 1 +
+                strlen("kernel.c") + 1 + strlen("kernel.h") + 1);
+
+  // The runtime reads the pass's bytes: the second element's report.
+  char Line[256];
+  alignguard_format_report(Line, sizeof Line,
+                           reinterpret_cast<const alignguard_site *>(T.site(1)),
+                           0x2008, 32, -16);
+  EXPECT_STREQ(Line, "alignguard: kernel: argument #1 'in' = 0x2008 + 16 is "
+                     "8-byte aligned, not 32-byte aligned (24 bytes past a "
+                     "boundary) at kernel.c:11:21, promised at "
+                     "kernel.h:31:41");
+}
+
+TEST(SiteDescriptorTest, PackedTableFollowsTheTargetsByteOrder) {
+  for (bool Big : {false, true}) {
+    LLVMContext Ctx;
+    Module M("sites", Ctx);
+    M.setDataLayout(Big ? "E-m:e-i64:64-n32:64" : "e-m:e-i64:64-n32:64");
+    SiteDescriptors Sites(M);
+    std::vector<SiteInfo> Infos(2);
+    for (unsigned I = 0; I != 2; ++I) {
+      Infos[I].Function = "f";
+      Infos[I].Subject = I ? "b" : "a";
+      Infos[I].Alignment = 0x1000u << I;
+      Infos[I].Offset = -int64_t(I + 1);
+    }
+    GlobalVariable *GV = Sites.createTable(Infos);
+    ASSERT_EQ(siteTable(GV), GV) << Big;
+    StringRef Raw =
+        cast<ConstantDataArray>(
+            cast<ConstantStruct>(GV->getInitializer())->getOperand(0))
+            ->getRawDataValues();
+    EXPECT_EQ(Raw.take_front(4),
+              Big ? StringRef("\0\0\0\3", 4) : StringRef("\3\0\0\0", 4))
+        << "version, big-endian " << Big;
+    for (unsigned I = 0; I != 2; ++I) {
+      std::optional<TableElement> E = tableElement(*GV, I);
+      ASSERT_TRUE(E) << Big;
+      EXPECT_EQ(E->Alignment, Infos[I].Alignment) << Big;
+      EXPECT_EQ(E->Offset, Infos[I].Offset) << Big;
+    }
+  }
 }
 
 TEST(SiteDescriptorTest, KindsAreTheRuntimesEnum) {

@@ -24,9 +24,11 @@
  * and, for a place that tests 2 to 4 pointers under abort, return=N or
  * fallback, one table of their descriptors and one call that finds the
  * failing pointer itself (__alignguard_report_first and its kin, below).
- * The descriptor layout below is part of the ABI: the pass builds the same
- * struct in IR (plugin/RuntimeABI.h), and ALIGNGUARD_SITE_VERSION changes
- * whenever it does. DLPack helpers for host runtimes are in
+ * Such a table is packed (version 3, alignguard_packed_site): no pointers,
+ * so that it is one block of bytes for the compiler to carry. The
+ * descriptor layouts below are part of the ABI: the pass builds the same
+ * bytes in IR (plugin/RuntimeABI.h), and the version changes whenever a
+ * layout does. DLPack helpers for host runtimes are in
  * <alignguard/dlpack.h>.
  *===----------------------------------------------------------------------===*/
 #ifndef ALIGNGUARD_ALIGNGUARD_H
@@ -39,9 +41,12 @@
 extern "C" {
 #endif
 
-/* 2 added the promise's location at the end; the runtime still reads
- * version 1 descriptors (without it). */
+/* The version of alignguard_site: 2 added the promise's location at the
+ * end; the runtime still reads version 1 descriptors (without it). */
 #define ALIGNGUARD_SITE_VERSION 2u
+/* The version of alignguard_packed_site (since AlignGuard's 2026-12
+ * runtime; older runtimes report such a descriptor as of unknown version). */
+#define ALIGNGUARD_PACKED_SITE_VERSION 3u
 
 /* What made the alignment promise. */
 enum alignguard_kind {
@@ -75,10 +80,35 @@ typedef struct alignguard_site {
   uint32_t promise_column;  /* 0 when unknown */
 } alignguard_site;
 
+/* Version 3: the descriptors of a table the table hooks take, packed. A
+ * table is one constant block: its `count` descriptors, 56 bytes each, then
+ * their NUL-terminated strings, which each descriptor names by their byte
+ * offset from itself (so the block holds no pointer and needs no
+ * relocation). Every hook that takes a `const alignguard_site *` reads the
+ * version first and accepts either layout, as does alignguard_format_report;
+ * a handler sees an alignguard_site (alignguard_report_info.site). */
+typedef struct alignguard_packed_site {
+  uint32_t version;  /* ALIGNGUARD_PACKED_SITE_VERSION */
+  uint32_t kind;     /* enum alignguard_kind */
+  uint32_t function; /* offset of the function's name */
+  uint32_t subject;  /* offset of the subject */
+  uint32_t file;     /* offset of the file; 0: no debug info */
+  uint32_t line;     /* as in alignguard_site */
+  uint32_t column;
+  uint32_t promise_file; /* offset of the promise's file; 0: unknown */
+  uint64_t alignment;    /* as in alignguard_site */
+  uint64_t offset;
+  uint32_t promise_line; /* as in alignguard_site */
+  uint32_t promise_column;
+} alignguard_packed_site;
+
 /* What a report says, handed to a user handler. `message` is the line the
  * default output would write (no trailing newline) and lives only for the
  * duration of the call. Fields are only ever added at the end. */
 typedef struct alignguard_report_info {
+  /* The descriptor as an alignguard_site: the hook's own for versions 1 and
+     2; for a packed one (version 3), a copy with pointers that lives only
+     for the duration of the call, like `message`. */
   const alignguard_site *site;
   uintptr_t pointer;     /* the value that broke the promise */
   uint64_t alignment;    /* the alignment in force at run time */
@@ -131,7 +161,9 @@ void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
  * fallback (the pass emits these where every pointer's alignment is a
  * constant power of two with a constant offset): address0..address3 are the
  * pointers, in the order the place tests them (0 past `count`), and `sites`
- * is a table of `count` descriptors (version 2 or later), one per pointer.
+ * is a table of `count` descriptors, one per pointer: alignguard_site
+ * (version 2) or alignguard_packed_site (version 3, what the pass emits), as
+ * the first one's version says.
  * Each reports the first pointer whose `address - offset` is not a multiple
  * of its descriptor's `alignment` (the last one when none is) exactly as the
  * single-pointer hook would, with its descriptor, alignment and offset:
@@ -178,7 +210,8 @@ void alignguard_clear_last_error(void);
 
 /* Formats the report line for these hook arguments into buf (always
  * NUL-terminated when size > 0); returns the length the full line needs,
- * like snprintf. The site's function, subject and files come from the IR:
+ * like snprintf; `site` is an alignguard_site or an alignguard_packed_site,
+ * as its version says. The site's function, subject and files come from the IR:
  * their control bytes (below 0x20, and 0x7f) are written as \xNN, as the
  * audit table writes them, so the line never holds a newline or an escape
  * sequence. Uses no locale, no malloc. The line (README, "Runtime"):

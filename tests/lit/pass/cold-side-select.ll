@@ -2,8 +2,9 @@
 ; checks has one cold block, alignguard.fail, with one hook call. No chain
 ; of culprit blocks, so no chain of calls; under recover the chain stays
 ; (assume-bundle-many.ll).
-; - 2 to 4 checks by constant masks: the place's descriptors are one table
-;   (`[n x descriptor]`, in check order) and the table hook gets the table,
+; - 2 to 4 checks by constant masks: the place's descriptors are one packed
+;   table (alignguard_packed_site, in check order; decoded here by
+;   tests/tools/packed-sites.py) and the table hook gets the table,
 ;   the count and every pointer (0 past the count); the runtime finds the
 ;   first that fails (runtime tests: RuntimeTest.cpp, ReportFirst*).
 ; - Otherwise (here five checks): the arguments of the one-check hook (site
@@ -11,16 +12,16 @@
 ;   failing check in check order, chosen by a chain of selects on each
 ;   check's own test (the last check is the default: the branch said one
 ;   fails). Equal arguments (here every offset, 0) get no select.
-; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
-; RUN: %opt-ag -passes='align-guard<return=-1>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RETURN
-; RUN: %opt-ag -passes='align-guard<fallback>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,FALLBACK
+; RUN: %opt-ag -passes='align-guard,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,ABORT
+; RUN: %opt-ag -passes='align-guard<return=-1>,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,RETURN
+; RUN: %opt-ag -passes='align-guard<fallback>,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,FALLBACK
 ;
 ; That the aligned path then has no frame set-up: cold-exits-codegen.ll.
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 
 ; @three's table: its three descriptors in check order (a: 64, b: 32, c: 16).
-; CHECK: @[[T:__alignguard_site[.0-9]*]] = private constant [3 x {{.*}}] [{{.*}}, i64 64, i64 0, {{.*}}, i64 32, i64 0, {{.*}}, i64 16, i64 0, {{.*}}]
+; CHECK: ; packed @[[T:__alignguard_site[.0-9]*]] = [{ {{.*}}, i64 64, i64 0, {{.*}} }, { {{.*}}, i64 32, i64 0, {{.*}} }, { {{.*}}, i64 16, i64 0, {{.*}} }]
 ; @five's descriptors, one per check (d: 8, e: 4 last).
 ; CHECK: @[[SA:__alignguard_site[.0-9]*]] = private constant {{.*}}, i64 64, i64 0,
 ; CHECK: @[[SB:__alignguard_site[.0-9]*]] = private constant {{.*}}, i64 32, i64 0,

@@ -22,7 +22,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; descriptors are one table, which both name (the first check naming it is
 ; its first element, the second its second: no constant expressions for
 ; the passes before the expansion to take apart).
-; MARK:        @__alignguard_site{{[.0-9]*}} = private constant [2 x
+; MARK:        @__alignguard_site{{[.0-9]*}} = private constant { [112 x i8], [{{[0-9]+}} x i8] }
 ; MARK-LABEL: define void @entry({{float\*|ptr}} align 64 %a, {{float\*|ptr}} align 32 %b)
 ; MARK-NEXT:    call void @alignguard.deferred.check(i32 0) #[[READONLY:[0-9]+]] [ "alignguard.checks"({{.*}} %a, i64 64, i64 0, i1 true, {{.*}} @[[TABLE:__alignguard_site[.0-9]*]], {{.*}} %b, i64 32, i64 0, i1 true, {{.*}} @[[TABLE]]) ]
 ; MARK-NOT:     llvm.assume
