@@ -17,9 +17,9 @@
 // and a table (2 to 4 descriptors for one table-hook call) is one block,
 // the packed descriptors' bytes then their strings (little-endian here):
 //
-//   @__alignguard_site.1 = private constant { [112 x i8], [30 x i8] }
-//       { [112 x i8] c"\03\00\00\00\02\00\00\00p\00\00\00w\00...",
-//         [30 x i8] c"saxpy\00argument #0 'x'\00argument #1 'y'\00" },
+//   @__alignguard_site.1 = private constant { [112 x i8], [38 x i8] }
+//       { [112 x i8] c"\03\00\00\00\02\00\00\00p\00\00\00v\00...",
+//         [38 x i8] c"saxpy\00argument #0 'x'\00argument #1 'y'\00" },
 //       align 8
 //
 // Every hook argument is an integer or the descriptor pointer, so the same
