@@ -220,8 +220,9 @@ GlobalVariable *SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
 }
 
 Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
-  // The first element is where the table is: no GEP (the folder would make
-  // one and fold it away, and the context would keep it).
+  // The first element is where the table is: no GEP of ours (the folder
+  // would make one and fold it away, and the context would keep it; on
+  // typed pointers the cast itself folds to a GEP of the first byte).
   Type *BytePtr =
       compat::bytePtrTy(Table.getContext(), Table.getAddressSpace());
   if (Index == 0)
@@ -240,11 +241,14 @@ Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
 /// A table createTable made: { [K * PackedSiteSize x i8], [N x i8] } with
 /// 2 to MaxTableChecks descriptors of PackedSiteVersion.
 static bool isSiteTable(const GlobalVariable &GV) {
-  if (!GV.isConstant() || !GV.hasInitializer() ||
+  if (!GV.isConstant() || !GV.hasInitializer() || !GV.hasLocalLinkage() ||
       GV.getName().take_front(17) != "__alignguard_site")
     return false;
   auto *Parts = dyn_cast<ConstantStruct>(GV.getInitializer());
   if (!Parts || Parts->getNumOperands() != 2)
+    return false;
+  auto *Strings = dyn_cast<ArrayType>(Parts->getOperand(1)->getType());
+  if (!Strings || !Strings->getElementType()->isIntegerTy(8))
     return false;
   auto *Descriptors = dyn_cast<ConstantDataArray>(Parts->getOperand(0));
   if (!Descriptors || !Descriptors->isString())
@@ -258,6 +262,12 @@ static bool isSiteTable(const GlobalVariable &GV) {
 GlobalVariable *siteTable(Value *Site) {
   auto *GV = dyn_cast_or_null<GlobalVariable>(Site);
   return GV && isSiteTable(*GV) ? GV : nullptr;
+}
+
+bool isOldSiteTable(const Value *Site) {
+  auto *GV = dyn_cast_or_null<GlobalVariable>(Site);
+  return GV && GV->getName().take_front(17) == "__alignguard_site" &&
+         GV->getValueType()->isArrayTy();
 }
 
 unsigned tableSize(const GlobalVariable &Table) {

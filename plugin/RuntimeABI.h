@@ -161,6 +161,10 @@ llvm::FunctionCallee getHook(llvm::Module &M, HookKind Kind,
 /// Site as a table createTable made; null when it is not one (a single
 /// descriptor, another value, or none).
 llvm::GlobalVariable *siteTable(llvm::Value *Site);
+/// True for a global named like a descriptor whose type is an array: a
+/// table in the layout before PackedSiteVersion (an older plugin's
+/// bitcode), which is neither a table nor one descriptor now.
+bool isOldSiteTable(const llvm::Value *Site);
 /// How many descriptors Table (a table siteTable returned) holds.
 unsigned tableSize(const llvm::GlobalVariable &Table);
 /// The alignment and offset the Index-th descriptor of Table (a table

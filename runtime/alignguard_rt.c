@@ -347,6 +347,14 @@ static uint64_t actual_alignment(uint64_t pointer, uint64_t alignment,
 
 /*===-- Descriptors -------------------------------------------------------===*/
 
+/* The packed layout is fixed: 56 bytes, the 64-bit fields 8-aligned, on every
+   target (the pass writes it byte by byte, plugin/RuntimeABI.cpp). */
+_Static_assert(sizeof(alignguard_packed_site) == 56, "56-byte descriptors");
+_Static_assert(offsetof(alignguard_packed_site, alignment) == 32 &&
+                   offsetof(alignguard_packed_site, offset) == 40 &&
+                   offsetof(alignguard_packed_site, promise_line) == 48,
+               "the packed fields' offsets");
+
 /// The string a packed descriptor names by its offset from itself; NULL for
 /// 0 (none).
 static const char *packed_string(const alignguard_packed_site *packed,
@@ -508,6 +516,7 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
   if (!handler && atomic_load(&g_quiet))
     return;
 
+  const alignguard_site *descriptor = site;
   alignguard_site copy; /* the handler sees a packed site as version 2 */
   site = site_view(site, &copy);
   char line[AG_LINE_MAX];
@@ -531,7 +540,8 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
         actual_alignment(pointer, alignment, offset),
         NULL,
         0,
-        0};
+        0,
+        descriptor};
     promise_location(site, &info.promise_file, &info.promise_line,
                      &info.promise_column);
     handler(&info, user);

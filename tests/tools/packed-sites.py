@@ -12,8 +12,9 @@ alignguard.h), add one comment line that decodes it, for FileCheck:
 them). Decodes the layout the header documents, independently of the pass:
 56-byte descriptors, then NUL-terminated strings named by their offset from
 the descriptor, in the byte order of the module's datalayout. Exits 1 when a
-table does not decode (a string offset outside the table, an unterminated
-string, a descriptor of another version).
+table does not decode (not 2 to 4 descriptors, a string offset outside the
+table, an unterminated string, a descriptor of another version, a table
+line it cannot parse). Strings print as IR prints them (\XX escapes).
 """
 import re
 import struct
@@ -46,14 +47,21 @@ def unescape(text):
     return bytes(out)
 
 
+def escape(data):
+    """data as IR prints a c"..." string: printable ASCII but `"` and `\`
+    as itself, every other byte as \XX."""
+    return ''.join(chr(b) if 0x20 <= b < 0x7f and b not in (0x22, 0x5c)
+                   else '\\%02X' % b for b in data)
+
+
 def fail(message):
     sys.stderr.write('packed-sites.py: ' + message + '\n')
     sys.exit(1)
 
 
 def decode(name, descriptors, strings, big_endian):
-    if len(descriptors) % SIZE or not descriptors:
-        fail('%s: %d descriptor bytes, not a multiple of %d' %
+    if len(descriptors) % SIZE or not 2 <= len(descriptors) // SIZE <= 4:
+        fail('%s: %d descriptor bytes, not 2 to 4 of %d' %
              (name, len(descriptors), SIZE))
     blob = descriptors + strings
     order = '>' if big_endian else '<'
@@ -78,7 +86,7 @@ def decode(name, descriptors, strings, big_endian):
             end = blob.find(b'\0', start)
             if end < 0:
                 fail('%s[%d]: unterminated string at %d' % (name, k, offset_))
-            return 'c"%s"' % blob[start:end].decode('latin-1')
+            return 'c"%s"' % escape(blob[start:end])
 
         signed = offset - (1 << 64) if offset >= 1 << 63 else offset
         entries.append(
@@ -95,11 +103,14 @@ def main():
     for line in sys.stdin:
         sys.stdout.write(line)
         if line.startswith('target datalayout = "'):
-            big_endian = line[len('target datalayout = "')] == 'E'
+            layout = line[len('target datalayout = "'):].split('"')[0]
+            big_endian = 'E' in layout.split('-')
         if not line.startswith('@__alignguard_site'):
             continue
         m = TABLE.match(line)
         if not m:
+            if ' = private constant { [' in line:
+                fail('a table this script cannot read: ' + line.strip())
             continue  # a version 2 descriptor, printed as a struct
         name, size0, size1, text0, text1, align = m.groups()
         descriptors = unescape(text0)

@@ -825,11 +825,16 @@ const alignguard_site *packedSites() {
   return reinterpret_cast<const alignguard_site *>(PackedPlaceTable.Sites);
 }
 
-/// What a handler sees of the site: a version 2 view with pointers.
+/// What a handler sees of the site: a version 2 view with pointers, and
+/// the packed descriptor itself (which element of PackedPlaceTable).
 void recordSite(const alignguard_report_info *Info, void *User) {
   record(Info, User);
   auto *R = static_cast<Recorder *>(User);
   const alignguard_site *S = Info->site;
+  std::ptrdiff_t Bytes = static_cast<const char *>(Info->descriptor) -
+                         reinterpret_cast<const char *>(PackedPlaceTable.Sites);
+  R->Last += " | element " + std::to_string(Bytes / 56) +
+             (Bytes % 56 ? " (not at a descriptor)" : "");
   R->Last += std::string(" | site: version=") + std::to_string(S->version) +
              " kind=" + std::to_string(S->kind) + " " + S->function + " " +
              S->subject + " " + (S->file ? S->file : "(null)") + ":" +
@@ -863,18 +868,39 @@ TEST(RuntimeTable, PackedTableReportsTheFirstMisalignedWithItsStrings) {
               "fatal=0 fallback=0 actual=8 promised=(none):0:0 "
               "message=alignguard: k: in = 0x2018 - 16 is 8-byte aligned, "
               "not 32-byte aligned (8 bytes past a boundary) at k.c:4:2"
-              " | site: version=2 kind=2 k in k.c:4:2 alignment=32 "
+              " | element 1 | site: version=2 kind=2 k in k.c:4:2 alignment=32 "
               "offset=16 promised=(null):0\n"
               "pointer=0x3004 alignment=16 offset=0 misalignment=4 "
               "fatal=0 fallback=0 actual=4 promised=k.c:1:0 "
               "message=alignguard: k: w = 0x3004 is 4-byte aligned, not "
               "16-byte aligned (4 bytes past a boundary) at k.c:4:2, "
               "promised at k.c:1"
-              " | site: version=2 kind=2 k w k.c:4:2 alignment=16 "
+              " | element 2 | site: version=2 kind=2 k w k.c:4:2 alignment=16 "
               "offset=0 promised=k.c:1\n"
               "calls=2 counted=3 last=alignguard: k: in = 0x2038 - 16 is "
               "8-byte aligned, not 32-byte aligned (8 bytes past a "
               "boundary) at k.c:4:2\n"));
+}
+
+TEST(RuntimeTable, PackedTableFallsBackWithTheFirstElement) {
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(recordSite, &R);
+    __alignguard_fallback_first(0x1004, 0x2018, 0x3004, 0, packedSites(), 3);
+    say(R.Last);
+    say("fallbacks=" + std::to_string(alignguard_fallback_count()) +
+        " violations=" + std::to_string(alignguard_violation_count()));
+  };
+  EXPECT_EXIT(
+      inChild("report_fallback=1", Body), ::testing::ExitedWithCode(0),
+      exactly("pointer=0x1004 alignment=64 offset=0 misalignment=4 "
+              "fatal=0 fallback=1 actual=4 promised=(none):0:0 "
+              "message=alignguard: k: out = 0x1004 is 4-byte aligned, not "
+              "64-byte aligned (4 bytes past a boundary) at k.c:4:2; "
+              "running the unaligned fallback | element 0 | site: version=2 "
+              "kind=2 k out k.c:4:2 alignment=64 offset=0 promised=(null):0\n"
+              "fallbacks=1 violations=0\n"));
 }
 
 TEST(RuntimeTable, PackedTableAbortsWithTheFirst) {

@@ -381,6 +381,13 @@ TEST(SiteDescriptorTest, PackedTableFollowsTheTargetsByteOrder) {
     EXPECT_EQ(Raw.take_front(4),
               Big ? StringRef("\0\0\0\3", 4) : StringRef("\3\0\0\0", 4))
         << "version, big-endian " << Big;
+    // Descriptor 0's alignment (0x1000) and offset (-1), byte by byte.
+    EXPECT_EQ(Raw.substr(32, 8), Big ? StringRef("\0\0\0\0\0\0\x10\0", 8)
+                                     : StringRef("\0\x10\0\0\0\0\0\0", 8))
+        << "alignment, big-endian " << Big;
+    EXPECT_EQ(Raw.substr(40, 8),
+              StringRef("\xff\xff\xff\xff\xff\xff\xff\xff", 8))
+        << "offset, big-endian " << Big;
     for (unsigned I = 0; I != 2; ++I) {
       std::optional<TableElement> E = tableElement(*GV, I);
       ASSERT_TRUE(E) << Big;

@@ -16,7 +16,7 @@
  *   cc kernel.c -fpass-plugin=AlignGuard.so -Ipath/to/runtime/include \
  *      path/to/libalignguard_rt.a
  *
- * The pass emits one constant `alignguard_site` descriptor per check and calls
+ * The pass emits one constant descriptor per check and calls
  *   __alignguard_report_abort(&site, pointer, alignment, offset)  (abort)
  *   __alignguard_report(&site, pointer, alignment, offset)        (recover,
  *                                                                  return=N)
@@ -58,7 +58,8 @@ enum alignguard_kind {
   ALIGNGUARD_KIND_LOAD_METADATA = 5  /* `!align` on a loaded pointer       */
 };
 
-/* One per check, emitted by the pass as a private constant. */
+/* One per check, emitted by the pass as a private constant (the checks of a
+ * place that calls a table hook get packed ones instead, below). */
 typedef struct alignguard_site {
   uint32_t version;     /* ALIGNGUARD_SITE_VERSION */
   uint32_t kind;        /* enum alignguard_kind */
@@ -130,6 +131,10 @@ typedef struct alignguard_report_info {
   const char *promise_file;
   uint32_t promise_line;
   uint32_t promise_column;
+  /* The descriptor the hook was called with, as it is in the program: the
+     same address at every report of the site, whatever its version (for a
+     packed one, `site` is a copy: key a site on this, not on `site`). */
+  const void *descriptor;
 } alignguard_report_info;
 
 typedef void (*alignguard_handler)(const alignguard_report_info *info,

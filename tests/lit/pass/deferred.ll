@@ -12,6 +12,7 @@
 ; A call of the marker that align-guard did not write is an error, not a guess.
 ; RUN: not %opt-ag -passes=align-guard-expand -disable-output %S/Inputs/deferred-bad-marker.ll 2>&1 | FileCheck %s --check-prefix=BAD
 ; RUN: not %opt-ag -passes=align-guard-expand -disable-output %S/Inputs/deferred-bad-table-marker.ll 2>&1 | FileCheck %s --check-prefix=BAD
+; RUN: not %opt-ag -passes=align-guard-expand -disable-output %S/Inputs/deferred-old-table-marker.ll 2>&1 | FileCheck %s --check-prefix=BAD
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
