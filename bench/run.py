@@ -153,18 +153,20 @@ TVM_SIZES_QUICK = [300]
 TVM_RUNS = {300: 4, 1200: 2}
 # The same cost in instructions executed (callgrind: repeatable, where the
 # CPU times above carry the noise of a shared VM), on modules
-# small enough for callgrind: generated kernels and TVM-shaped functions.
-INSTR_MODULES = [("kernels", "gen_compile_module.py", "k", 250),
-                 ("TVM-shaped functions", "gen_tvm_module.py", "tvm", 75)]
+# small enough for callgrind: generated kernels and TVM-shaped functions
+# (label, generator, prefix, functions, and roughly the seconds both
+# callgrind runs take per function, sharing one CPU: run_lanes' order).
+INSTR_MODULES = [("kernels", "gen_compile_module.py", "k", 125, 0.25),
+                 ("TVM-shaped functions", "gen_tvm_module.py", "tvm", 40, 0.75)]
 
 # Third-party translation units (bench/thirdparty): compiled with clang -O2
 # with and without the plugin (abort); pairs per TU, an even number (quad;
-# their median).
+# their median), and roughly the seconds a pair takes (run_lanes' order).
 THIRDPARTY = [
-    dict(name="Eigen 3", src="eigen_products.cpp", lang="c++", runs=2),
-    dict(name="Highway", src="hwy_loops.cpp", lang="c++", runs=4),
-    dict(name="xsimd", src="xsimd_loops.cpp", lang="c++", runs=4),
-    dict(name="plain C program", src="plain_program.c", lang="c", runs=4),
+    dict(name="Eigen 3", src="eigen_products.cpp", lang="c++", runs=2, seconds=16),
+    dict(name="Highway", src="hwy_loops.cpp", lang="c++", runs=4, seconds=1.2),
+    dict(name="xsimd", src="xsimd_loops.cpp", lang="c++", runs=4, seconds=2),
+    dict(name="plain C program", src="plain_program.c", lang="c", runs=4, seconds=0.8),
 ]
 
 
@@ -611,6 +613,16 @@ def on_timing_cpu():
     os.sched_setaffinity(0, {TIMING_CPU})
 
 
+# The thread-local state of run_lanes: a lane thread's CPU (LANE.cpu).
+LANE = threading.local()
+
+
+def lane_cpu():
+    """The CPU the calling thread's processes run on: its lane's (run_lanes),
+    TIMING_CPU outside the lanes."""
+    return getattr(LANE, "cpu", TIMING_CPU)
+
+
 def run_logged(cmd, env, out_path, preexec_fn=None):
     """Runs cmd and waits for it, its stdout and stderr to out_path.
     Returns its wait status, that text and the child's own resource usage
@@ -624,24 +636,41 @@ def run_logged(cmd, env, out_path, preexec_fn=None):
         return status, out.read(), usage
 
 
-def run_alone(cmd, env, what, out_path):
-    """Runs cmd on TIMING_CPU and waits for it, nothing else of the suite's
-    running meanwhile; its stdout and stderr go to out_path. Returns that
-    text and the child's own resource usage (CPU time, peak memory); exits
-    when cmd fails."""
-    status, text, usage = run_logged(cmd, env, out_path, preexec_fn=on_timing_cpu)
+def run_pinned(cmd, env, what, out_path):
+    """Runs cmd on the calling thread's CPU (lane_cpu) and waits for it;
+    its stdout and stderr go to out_path. Returns that text and the child's
+    own resource usage (CPU time, peak memory); exits when cmd fails."""
+    # A lane's thread is pinned already, and its children inherit that
+    # (preexec_fn is not safe in a thread).
+    in_lane = hasattr(LANE, "cpu")
+    status, text, usage = run_logged(cmd, env, out_path,
+                                     preexec_fn=None if in_lane else on_timing_cpu)
     if status != 0:
         sys.exit("bench: %s failed:\n%s" % (what, text[-2000:]))
     return text, usage
 
 
+def run_threads(target, count, failed):
+    """Runs target(i) for every i below count, each in a thread, all at
+    once, and waits for them; exits with the first failure they appended
+    to `failed`."""
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if failed:
+        sys.exit("bench: " + failed[0])
+
+
 def run_chains(chains):
     """chains: lists of (command, environment, what, log path). Runs the
     lists at once, the commands of each one after the other, every process
-    on TIMING_CPU (each list's thread pins itself, and its children inherit
-    that), each process's stdout and stderr to its log. Returns each list's
-    [(CPU seconds, peak resident KiB)] (the child's own resource usage);
-    exits when a command fails."""
+    on the calling thread's CPU (lane_cpu; each list's thread pins itself,
+    and its children inherit that), each process's stdout and stderr to its
+    log. Returns each list's [(CPU seconds, peak resident KiB)] (the child's
+    own resource usage); exits when a command fails."""
+    cpu = lane_cpu()
     results = [[] for _ in chains]
     failed = []
     start = threading.Barrier(len(chains))  # the first processes start together
@@ -649,7 +678,7 @@ def run_chains(chains):
 
     def chain(i):
         try:
-            os.sched_setaffinity(0, {TIMING_CPU})  # this thread, and what it starts
+            os.sched_setaffinity(0, {cpu})  # this thread, and what it starts
             start.wait()
             for cmd, env, what, log_path in chains[i]:
                 if stop.is_set():
@@ -667,26 +696,22 @@ def run_chains(chains):
             stop.set()
             start.abort()
 
-    threads = [threading.Thread(target=chain, args=(i,)) for i in range(len(chains))]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    if failed:
-        sys.exit("bench: " + failed[0])
+    run_threads(chain, len(chains), failed)
     return results
 
 
-def quad(commands, what, log_dir, flip=False):
+def quad(commands, what, log_stem, flip=False):
     """Two pairs of runs without and with the plugin, each pair's two runs
-    sharing TIMING_CPU (COMPILE_RUNS says why): two chains at once, one
+    sharing one CPU (lane_cpu; COMPILE_RUNS says why): two chains at once, one
     running the command without the plugin and then the one with it, the
     other the other way round, so that both do the same work and every
     process shares the CPU all its life. commands(chain) -> {"base": (command,
     environment), "plugin": ...} for chain 0 and 1 (a command that writes a
     file writes another one per chain). flip: chain 0 runs the plugin first
     (callers alternate, so that neither configuration always has chain 0's
-    place). Returns the two pairs, [{"base": (CPU seconds, peak KiB),
+    place). Each process's output goes to LOG_STEM.CONFIG.CHAIN.log (a stem
+    of its own per quad that may run at the same time as another, in the
+    other lane). Returns the two pairs, [{"base": (CPU seconds, peak KiB),
     "plugin": ...}]: the first run of each chain, then the second of each."""
     orders = (("base", "plugin"), ("plugin", "base"))
     if flip:
@@ -695,11 +720,65 @@ def quad(commands, what, log_dir, flip=False):
     for i, names in enumerate(orders):
         cmds = commands(i)
         chains.append([(cmds[n][0], cmds[n][1], "%s (%s)" % (what, n),
-                        os.path.join(log_dir, "%s.%s.%d.log" % (what.split()[0], n, i)))
+                        "%s.%s.%d.log" % (log_stem, n, i))
                        for n in names])
     results = run_chains(chains)
     # The k-th pair: the k-th run of each chain, by the configuration it ran.
     return [{names[k]: results[i][k] for i, names in enumerate(orders)} for k in (0, 1)]
+
+
+class Job:
+    """A piece of run_lanes' work: fn() run in a lane; estimate: its
+    seconds, roughly (the longest start first); lane: the index of the
+    lane it must run in (the noise floor, once per CPU), or None."""
+
+    def __init__(self, name, estimate, fn, lane=None):
+        self.name, self.estimate, self.fn, self.lane = name, estimate, fn, lane
+
+
+def run_lanes(jobs):
+    """Runs jobs in lanes, one per CPU the suite may use (TIMING_CPU's lane
+    first): a lane is a thread pinned to its CPU, so that every process it
+    starts runs there (a quad's two chains too), and it takes the
+    longest job left that it may run whenever it is free. Each timed
+    measurement is a pair (or a job's runs) on one CPU, so what the other
+    lane runs meanwhile falls on both runs of a pair; callgrind's counts do
+    not depend on it. Returns ({job name: fn's result}, [{cpu, jobs: [[name,
+    seconds]]}] per lane); exits with the first job's failure, after the
+    jobs running then have ended."""
+    cpus = [TIMING_CPU] + sorted(os.sched_getaffinity(0) - {TIMING_CPU})
+    left = sorted(jobs, key=lambda j: -j.estimate)
+    lock = threading.Lock()
+    results, lanes, failed = {}, [dict(cpu=c, jobs=[]) for c in cpus], []
+
+    def take(i):
+        with lock:
+            if failed:
+                return None
+            for k, j in enumerate(left):
+                if j.lane is None or j.lane % len(cpus) == i:
+                    return left.pop(k)
+        return None
+
+    def lane(i):
+        LANE.cpu = cpus[i]
+        os.sched_setaffinity(0, {cpus[i]})  # this thread, and what it starts
+        while True:
+            j = take(i)
+            if j is None:
+                return
+            began = time.time()
+            try:
+                results[j.name] = j.fn()
+            except BaseException as e:  # run()'s sys.exit, or a bug
+                with lock:
+                    failed.append("%s: %s" % (j.name, e))
+                return
+            lanes[i]["jobs"].append([j.name, round(time.time() - began, 1)])
+            log("  (CPU %d: %s, %.0fs)" % (cpus[i], j.name, time.time() - began))
+
+    run_threads(lane, len(cpus), failed)
+    return results, lanes
 
 
 def pairs_of(pairs, run_quad):
@@ -710,47 +789,50 @@ def pairs_of(pairs, run_quad):
     return [pair for q in range(pairs // 2) for pair in run_quad(q % 2 == 1)]
 
 
-def text_size(t, obj):
+def object_size(t, obj):
+    """An object's size in bytes, as llvm-size's columns count it: text
+    (code and read-only data, .rodata included) and data (writable data,
+    .data.rel.ro included)."""
     out = run([os.path.join(t.bin, "llvm-size"), obj]).stdout.splitlines()
-    return int(out[1].split()[0])
+    text, data = out[1].split()[:2]
+    return dict(text=int(text), data=int(data))
 
 
-def thirdparty(t, quick):
-    """Per third-party TU: clang -O2 -c with and without the plugin
-    (align-guard<abort>), the median pair's CPU time, text sizes, checks added."""
-    res = {}
+def thirdparty_tu(t, tu, quick):
+    """A third-party TU (THIRDPARTY): clang -O2 -c with and without the
+    plugin (align-guard<abort>), the median pair's CPU time, the objects'
+    text and data sizes, the checks added."""
     out = os.path.join(t.work, "thirdparty")
     os.makedirs(out, exist_ok=True)
-    for tu in THIRDPARTY:
-        src = os.path.join(ROOT, "bench", "thirdparty", tu["src"])
-        stem = os.path.join(out, os.path.splitext(tu["src"])[0])
-        if tu["lang"] == "c++":
-            base = [t.clang + "++", "-std=c++17", "-O2", "-I/usr/include/eigen3"]
-        else:
-            base = [t.clang, "-O2"]
-        base += t.cflags
-        env = env_with(ALIGNGUARD_PIPELINE="align-guard<abort>")
+    src = os.path.join(ROOT, "bench", "thirdparty", tu["src"])
+    stem = os.path.join(out, os.path.splitext(tu["src"])[0])
+    if tu["lang"] == "c++":
+        base = [t.clang + "++", "-std=c++17", "-O2", "-I/usr/include/eigen3"]
+    else:
+        base = [t.clang, "-O2"]
+    base += t.cflags
+    env = env_with(ALIGNGUARD_PIPELINE="align-guard<abort>")
 
-        def commands(chain):
-            """A quad's commands; each chain writes its own objects."""
-            tail = "" if chain == 0 else ".%d" % chain
-            return {"base": (base + ["-c", src, "-o", stem + tail + ".o"], env_with()),
-                    "plugin": (base + ["-fpass-plugin=" + t.plugin, "-c", src,
-                                       "-o", stem + tail + ".ag.o"], env)}
-        # One run with the remarks: how many checks the plugin adds.
-        p = run(commands(0)["plugin"][0] + ["-Rpass=align-guard"], env=env)
-        checks = len(REMARK.findall(p.stderr))
-        samples = pairs_of(2 if quick else tu["runs"],
-                           lambda flip: quad(commands, "clang -O2", out, flip))
-        # The median pair, as compile_time (and for its reason).
-        b = statistics.median(x["base"][0] for x in samples)
-        w = statistics.median(x["plugin"][0] for x in samples)
-        cost = 100 * statistics.median(x["plugin"][0] / x["base"][0] - 1 for x in samples)
-        res[tu["name"]] = dict(src=tu["src"], base=b, plugin=w, cost=cost, runs=len(samples),
-                               checks=checks,
-                               text_base=text_size(t, stem + ".o"), text_plugin=text_size(t, stem + ".ag.o"))
-        log("  %s: clang -O2 %.2fs without, %.2fs with the plugin, %d checks" % (tu["name"], b, w, checks))
-    return res
+    def commands(chain):
+        """A quad's commands; each chain writes its own objects."""
+        tail = "" if chain == 0 else ".%d" % chain
+        return {"base": (base + ["-c", src, "-o", stem + tail + ".o"], env_with()),
+                "plugin": (base + ["-fpass-plugin=" + t.plugin, "-c", src,
+                                   "-o", stem + tail + ".ag.o"], env)}
+    # One run with the remarks: how many checks the plugin adds.
+    p = run(commands(0)["plugin"][0] + ["-Rpass=align-guard"], env=env)
+    checks = len(REMARK.findall(p.stderr))
+    samples = pairs_of(2 if quick else tu["runs"],
+                       lambda flip: quad(commands, "clang -O2", stem + ".clang", flip))
+    # The median pair, as compile_time (and for its reason).
+    b = statistics.median(x["base"][0] for x in samples)
+    w = statistics.median(x["plugin"][0] for x in samples)
+    cost = 100 * statistics.median(x["plugin"][0] / x["base"][0] - 1 for x in samples)
+    size_base, size_plugin = object_size(t, stem + ".o"), object_size(t, stem + ".ag.o")
+    log("  %s: clang -O2 %.2fs without, %.2fs with the plugin, %d checks" % (tu["name"], b, w, checks))
+    return dict(src=tu["src"], base=b, plugin=w, cost=cost, runs=len(samples), checks=checks,
+                text_base=size_base["text"], text_plugin=size_plugin["text"],
+                data_base=size_base["data"], data_plugin=size_plugin["data"])
 
 
 def nodebug_plugin(t):
@@ -819,16 +901,19 @@ def opt_quad(t, bc, control=False, flip=False):
     """opt -O2 without the plugin and with it: one quad (quad), its two
     pairs [{config: (CPU seconds, peak resident memory in KiB)}].
     control: every run without the plugin (the noise floor).
-    Not in parallel on the two vCPUs: on this machine two opt processes on
-    two CPUs slowed each other unevenly (a noise floor of -19% .. +32% on
-    1000 kernels, LLVM 14, in 2026-12), and the two CPUs ran the same
-    command at different speeds (TIMING_CPU).
+    Never a pair's two runs on two CPUs: on this machine two opt processes
+    on two CPUs slowed each other unevenly (a noise floor of -19% .. +32%
+    on 1000 kernels, LLVM 14, in 2026-12), and the two CPUs ran the same
+    command at different speeds (TIMING_CPU); the quad's four runs share
+    the lane's CPU, while the other lane runs another job (run_lanes).
     Not with -time-passes (opt_profiled): its timers cost opt -O2 a third
     more CPU time (2026-12-03, 1000 kernels, LLVM 22: 2.26 -> 3.07 s, half
     of the growth system time), which is not what a build pays, and which
     the plugin's own analyses add to (each is timed)."""
     cmds = {name: opt_command(t, bc, "base" if control else name) for name in ("base", "plugin")}
-    return quad(lambda chain: cmds, "opt -O2", os.path.join(t.work, "compile"), flip)
+    stem = os.path.join(t.work, "compile", "opt.%s.cpu%d" % (
+        "control" if control else os.path.basename(bc), lane_cpu()))
+    return quad(lambda chain: cmds, "opt -O2", stem, flip)
 
 
 def time_passes_seconds(text):
@@ -848,7 +933,13 @@ def opt_profiled(t, bc, config):
     """One opt -O2 run with -time-passes, its report in time_passes_file
     (pass_differences)."""
     cmd, env = opt_command(t, bc, config, "-time-passes")
-    run_alone(cmd, env, "opt -time-passes (%s)" % config, time_passes_file(t, bc, config))
+    run_pinned(cmd, env, "opt -time-passes (%s)" % config, time_passes_file(t, bc, config))
+
+
+def own_times(t, bcs):
+    """{bc: own_time(t, bc)} for every module, one job (run_lanes): the
+    growth from module to module is measured on one CPU."""
+    return {bc: own_time(t, bc) for bc in bcs}
 
 
 def own_time(t, bc):
@@ -864,7 +955,7 @@ def own_time(t, bc):
            "-disable-output", "-time-passes", bc]
     seconds = []
     for _ in range(OWN_TIME_RUNS):
-        text, _ = run_alone(cmd, env_with(), "opt -passes=align-guard<deferred>",
+        text, _ = run_pinned(cmd, env_with(), "opt -passes=align-guard<deferred>",
                             os.path.join(t.work, "compile", "own.%s.txt" % os.path.basename(bc)))
         seconds.append(sum(v for name, v in time_passes_seconds(text).items()
                            if "AlignGuardPass" in name))
@@ -873,7 +964,7 @@ def own_time(t, bc):
 
 def opt_instructions(t, bc):
     """Instructions opt -O2 executes on bc without the plugin and with it
-    (callgrind, both at once, one per core): {config: instructions}."""
+    (callgrind, both at once, on the lane's CPU): {config: instructions}."""
     plugin = nodebug_plugin(t)
     procs = {}
     for name in ("base", "plugin"):
@@ -895,59 +986,56 @@ def opt_instructions(t, bc):
     return res
 
 
-def compile_instructions(t):
-    """{label: {base, plugin}} for INSTR_MODULES: the cost in
-    instructions, opt -O2 under callgrind with and without the plugin."""
-    res = {}
-    for label, generator, prefix, n in INSTR_MODULES:
-        _, bc = gen_module(t, n, generator, prefix + "-instr")
-        r = opt_instructions(t, bc)
-        res["%d %s" % (n, label)] = r
-        log("  opt -O2 on %d %s: %d instructions without, %d with the plugin (%+.1f%%)"
-            % (n, label, r["base"], r["plugin"], whole_cost(r)))
-    return res
+def compile_instructions(t, label, bc, n):
+    """{base, plugin}: the cost in instructions of INSTR_MODULES' module bc
+    (n functions, `label` in words), opt -O2 under callgrind with and
+    without the plugin."""
+    r = opt_instructions(t, bc)
+    log("  opt -O2 on %d %s: %d instructions without, %d with the plugin (%+.1f%%)"
+        % (n, label, r["base"], r["plugin"], whole_cost(r)))
+    return r
 
 
-def compile_time(t, modules, runs, what="kernels"):
-    """runs: {module size: number of pairs, even}; what: the functions the
-    modules hold, in words. Per module: the median of the
-    pairs' differences (cost), the medians of each configuration's runs,
-    and align-guard's own time from runs of the pass alone (own_time).
-    The cost is the pairs' own, not the difference of the two medians or
-    of the fastest runs: the two runs of a pair share TIMING_CPU at the
-    same time (quad), and with it the VM's slow spells; runs of different
-    pairs may not."""
-    res = {}
-    for n in sorted(modules):
-        samples = pairs_of(runs[n], lambda flip: opt_quad(t, modules[n], flip=flip))
-        base = statistics.median(s["base"][0] for s in samples)
-        plug = statistics.median(s["plugin"][0] for s in samples)
-        own = own_time(t, modules[n])
-        pairs = [s["plugin"][0] / s["base"][0] - 1 for s in samples]
-        # Peak memory (Linux: KiB) does not depend on the machine's noise.
-        rss_base = statistics.median(s["base"][1] for s in samples)
-        rss_plug = statistics.median(s["plugin"][1] for s in samples)
-        res[n] = dict(base=base, plugin=plug, own=own, runs=len(samples),
-                      cost=100 * statistics.median(pairs),
-                      rss_base=rss_base, rss_plugin=rss_plug,
-                      spread=[min(pairs), max(pairs)],
-                      samples=[{k: list(v) for k, v in s.items()} for s in samples])
-        log("  opt -O2 on %d %s: %.2fs without, %.2fs with the plugin (sharing the CPU), "
-            "pairs %+.1f%% .. %+.1f%%, align-guard itself %.3fs; peak memory %.0f MiB without, "
-            "%.0f MiB with" % (n, what, base, plug, 100 * min(pairs), 100 * max(pairs), own,
-                               rss_base / 1024, rss_plug / 1024))
-    return res
+def compile_pairs(t, bc, pairs):
+    """`pairs` pairs (even) of opt -O2 on bc without and with the plugin,
+    from quads on the lane's CPU."""
+    return pairs_of(pairs, lambda flip: opt_quad(t, bc, flip=flip))
+
+
+def compile_time(n, samples, own, what="kernels"):
+    """A module's compile-time figures from its pairs (compile_pairs) and
+    align-guard's own time (own_time); what: the functions the module
+    holds, in words: the median of the pairs' differences (cost), the
+    medians of each configuration's runs. The cost is the pairs' own, not
+    the difference of the two medians or of the fastest runs: the two runs
+    of a pair share one CPU at the same time (quad), and with it the VM's
+    slow spells; runs of different pairs may not."""
+    base = statistics.median(s["base"][0] for s in samples)
+    plug = statistics.median(s["plugin"][0] for s in samples)
+    pairs = [s["plugin"][0] / s["base"][0] - 1 for s in samples]
+    # Peak memory (Linux: KiB) does not depend on the machine's noise.
+    rss_base = statistics.median(s["base"][1] for s in samples)
+    rss_plug = statistics.median(s["plugin"][1] for s in samples)
+    log("  opt -O2 on %d %s: %.2fs without, %.2fs with the plugin (sharing the CPU), "
+        "pairs %+.1f%% .. %+.1f%%, align-guard itself %.3fs; peak memory %.0f MiB without, "
+        "%.0f MiB with" % (n, what, base, plug, 100 * min(pairs), 100 * max(pairs), own,
+                           rss_base / 1024, rss_plug / 1024))
+    return dict(base=base, plugin=plug, own=own, runs=len(samples),
+                cost=100 * statistics.median(pairs),
+                rss_base=rss_base, rss_plugin=rss_plug,
+                spread=[min(pairs), max(pairs)],
+                samples=[{k: list(v) for k, v in s.items()} for s in samples])
 
 
 def compile_control(t, bc, pairs):
-    """The noise floor of compile_time: quads of opt -O2 without the plugin
-    on bc against itself (pairs of them, even): each pair's difference of
-    the run in the plugin's place from the other."""
+    """The noise floor of compile_time on the lane's CPU: quads of opt -O2
+    without the plugin on bc against itself (pairs of them, even): each
+    pair's difference of the run in the plugin's place from the other."""
     diffs = [s["plugin"][0] / s["base"][0] - 1
              for s in pairs_of(pairs, lambda flip: opt_quad(t, bc, control=True, flip=flip))]
-    log("  noise floor: opt -O2 against itself on %s, %d pairs: %+.1f%% .. %+.1f%%"
-        % (os.path.basename(bc), pairs, 100 * min(diffs), 100 * max(diffs)))
-    return dict(module=os.path.basename(bc), pairs=len(diffs), diffs=diffs)
+    log("  noise floor on CPU %d: opt -O2 against itself on %s, %d pairs: %+.1f%% .. %+.1f%%"
+        % (lane_cpu(), os.path.basename(bc), pairs, 100 * min(diffs), 100 * max(diffs)))
+    return dict(module=os.path.basename(bc), pairs=len(diffs), diffs=diffs, cpu=lane_cpu())
 
 
 # ----------------------------------------------------------------------------
@@ -1352,11 +1440,22 @@ def spread_text(c):
     return "%+.1f%% .. %+.1f%%" % (100 * lo, 100 * hi)
 
 
-def control_text(ctl):
-    return ("opt -O2 without the plugin against itself on %s, %d pairs in quads as the "
-            "measurement's: the run in the plugin's place took %+.1f%% .. %+.1f%% the CPU "
-            "time of the other"
-            % (ctl["module"], ctl["pairs"], 100 * min(ctl["diffs"]), 100 * max(ctl["diffs"])))
+def lanes_text(data):
+    """What each CPU's lane ran (run_lanes), one job after the other."""
+    return "; ".join("CPU %d: %s" % (l["cpu"], ", ".join("%s (%.0fs)" % (n, sec)
+                                                         for n, sec in l["jobs"]))
+                     for l in data.get("lanes") or [])
+
+
+def control_text(controls):
+    """The noise floors (compile_control), one per lane's CPU."""
+    return ("opt -O2 without the plugin against itself on %s, in quads as the "
+            "measurement's, in each lane: the run in the plugin's place took %s more CPU "
+            "time than the other"
+            % (controls[0]["module"], ", ".join(
+                "%+.1f%% .. %+.1f%% on CPU %d (%d pairs)"
+                % (100 * min(c["diffs"]), 100 * max(c["diffs"]), c["cpu"], c["pairs"])
+                for c in controls)))
 
 
 def memory_text(c):
@@ -1383,9 +1482,10 @@ def write_compile(data, a):
     a("## Compile time (items 2 and 4)")
     a("")
     a("CPU seconds (user + system), medians (%s); a pair is a run without the plugin and "
-      "a run with it at the same time, both on one CPU (CPU %d: on this VM the scheduler put "
+      "a run with it at the same time, both on one CPU (on this VM the scheduler put "
       "consecutive processes on alternating CPUs, which ran the same command up to 40%% apart "
-      "at times), from a quad: two chains of processes at once, one running opt -O2 without "
+      "at times; each pair on one CPU, in lanes, one per CPU, while the other CPU ran another "
+      "job: the lanes are listed below the table), from a quad: two chains of processes at once, one running opt -O2 without "
       "the plugin and then with it, the other with it and then without, so that both chains "
       "end together and every process shares the CPU all its life. Sharing costs each process "
       "about a tenth more CPU time than running alone (so the seconds here are above a lone "
@@ -1397,7 +1497,7 @@ def write_compile(data, a):
       "(what the pipeline runs at its start, on the same IR; the pairs run without "
       "`-time-passes`, whose timers cost opt a third more); the pass's instructions from one "
       "callgrind run of `opt -passes=align-guard`."
-      % (runs_text(data), data["machine"]["timing_cpu"], OWN_TIME_RUNS))
+      % (runs_text(data), OWN_TIME_RUNS))
     a("")
     a("| kernels | opt -O2 (s) | with the plugin (s) | whole cost | pairs (lowest .. highest) | align-guard's own time (s) | own / opt -O2 (own: alone; opt: sharing) | align-guard's instructions | peak memory (MiB): without, with |")
     a("|---|---|---|---|---|---|---|---|---|")
@@ -1411,6 +1511,8 @@ def write_compile(data, a):
     a("")
     if data.get("compile_control"):
         a("- Noise floor: %s." % control_text(data["compile_control"]))
+    a("- Lanes (each CPU's jobs, one after the other, and their wall-clock seconds): %s."
+      % lanes_text(data))
     for g in data["growth"]:
         a("- %d -> %d kernels (x%.0f): align-guard's own time x%.2f, its instructions x%.3f, "
           "the whole cost x%.2f, opt -O2 itself x%.2f." % (g[0], g[1], g[1] / g[0], g[2], g[4],
@@ -1455,18 +1557,29 @@ def write_thirdparty(data, a):
       "-std=c++17`, Debian's headers), without and with `-fpass-plugin=AlignGuard.so` "
       "(`ALIGNGUARD_PIPELINE=align-guard<abort>`, as the kernels' abort build), in pairs "
       "whose two compiles share one CPU at once (quads, as for `opt -O2` above); CPU time "
-      "(user + system) of each compile, medians, and the median pair's difference; text size "
-      "from `llvm-size` of the object; checks: the pass's `checked at site` remarks." % (
+      "(user + system) of each compile, medians, and the median pair's difference; text and "
+      "data sizes from `llvm-size` of the object (text: code and read-only data, where the "
+      "plugin's packed descriptor tables go; data: writable data, `.data.rel.ro` included, "
+      "where lone descriptors, which hold pointers, go in position-independent code); "
+      "checks: the pass's `checked at site` remarks." % (
           " " + data["cflags"] if data["cflags"] else ""))
     a("")
-    a("| translation unit | clang -O2 (s) | with the plugin (s) | cost | text (bytes) | with the plugin | text growth | checks | pairs |")
-    a("|---|---|---|---|---|---|---|---|---|")
+    a("| translation unit | clang -O2 (s) | with the plugin (s) | cost | text (bytes) | with the plugin | data (bytes) | with the plugin | text + data growth | checks | pairs |")
+    a("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, c in tp.items():
-        a("| %s (`%s`) | %.3f | %.3f | %+.1f%% | %d | %d | %+.1f%% | %d | %d |" % (
+        a("| %s (`%s`) | %.3f | %.3f | %+.1f%% | %d | %d | %d | %d | %s | %d | %d |" % (
             name, c["src"], c["base"], c["plugin"], whole_cost(c),
-            c["text_base"], c["text_plugin"], 100 * (c["text_plugin"] - c["text_base"]) / c["text_base"],
-            c["checks"], c["runs"]))
+            c["text_base"], c["text_plugin"], c["data_base"], c["data_plugin"],
+            size_growth_text(c), c["checks"], c["runs"]))
     a("")
+
+
+def size_growth_text(c):
+    """A third-party object's growth with the plugin: text and data
+    together, in percent and bytes."""
+    base = c["text_base"] + c["data_base"]
+    added = c["text_plugin"] + c["data_plugin"] - base
+    return "%+.1f%% (%+d bytes)" % (100 * added / base, added)
 
 
 def explain13(data):
@@ -2226,56 +2339,88 @@ def main():
             analyse_native(data)
             return finish(t, args, data, failed, write_native_results, draw_plot=False)
 
-        # Deterministic work, two at a time: callgrind, and the compile-time
-        # modules. Nothing is timed while these run.
-        log("callgrind: %d variants x %d cases; generating compile-time modules and counting opt -O2's instructions" %
-            (len(VARIANT_NAMES), len(case_list)))
+        # The compile-time modules, two at a time, before anything is timed.
         os.makedirs(os.path.join(t.work, "compile"))
         sizes = [] if args.skip_compile else COMPILE_SIZES_QUICK if args.quick else COMPILE_SIZES
         tvm_sizes = [] if args.skip_compile else TVM_SIZES_QUICK if args.quick else TVM_SIZES
-        cg = [pool.submit(callgrind, t, v, case_list) for v in VARIANT_NAMES]
-        # return=-1: only where a kernel returns an int, smallest size.
-        cg.append(pool.submit(callgrind, t, "return", [(k, data["sizes"][k["name"]][0])
-                                                       for k in KERNELS if k.get("returns_int")]))
+        instr_modules = [] if args.skip_compile else INSTR_MODULES
         mods = [pool.submit(gen_module, t, n) for n in sizes]
         tmods = [pool.submit(gen_module, t, n, "gen_tvm_module.py", "tvm") for n in tvm_sizes]
+        imods = [pool.submit(gen_module, t, n, generator, prefix + "-instr")
+                 for _, generator, prefix, n, _ in instr_modules]
         modules = dict(f.result() for f in mods)
         tvm_modules = dict(f.result() for f in tmods)
-        counts = [pool.submit(pass_instructions, t, n, bc) for n, bc in sorted(modules.items())]
-        # The whole opt -O2 under callgrind, too: deterministic, so here,
-        # where nothing is timed (it runs its two processes at once).
-        instr = None if args.skip_compile else pool.submit(compile_instructions, t)
-        data["instructions"] = dict(f.result() for f in cg)
-        data["pass_instructions"] = dict(f.result() for f in counts)
-        if instr:
-            data["compile_instr"] = instr.result()
+        instr_bcs = [f.result()[1] for f in imods]
 
-    data["fallback_call_cost"] = runtime_call_cost(t, "fallback-misaligned", "__alignguard_fallback")
-
+    # The kernels' timing driver alone: nothing else of the suite's runs
+    # meanwhile.
     failed = run_timing(t, data, case_list, small)
 
-    # More runs where they are cheap: the pass's time on the small modules
-    # is a few tens of milliseconds, measured beside another process.
-    # Fewer runs than issue 5's (COMPILE_RUNS), so that both majors fit.
-    runs = {n: 2 if args.quick else COMPILE_RUNS[n] for n in sizes}
+    # Then the rest in lanes, one per CPU (run_lanes): callgrind's counts,
+    # and the compile-time pairs, each pair's two runs sharing one CPU.
+    # Rough seconds on this VM (LLVM 14, 2026-12-04), for the order only.
+    log("lanes: callgrind of %d variants x %d cases%s" % (
+        len(VARIANT_NAMES), len(case_list),
+        "; compile time: opt -O2 on %s kernels, on TVM-shaped modules of %s functions; "
+        "opt -O2's and the pass's instructions; third-party translation units" % (
+            ", ".join("%d (%d pairs)" % (n, 2 if args.quick else COMPILE_RUNS[n]) for n in sizes),
+            ", ".join(map(str, tvm_sizes))) if sizes else ""))
+    jobs = [Job("callgrind " + v, 15, lambda v=v: callgrind(t, v, case_list)[1])
+            for v in VARIANT_NAMES]
+    # return=-1: only where a kernel returns an int, smallest size.
+    jobs.append(Job("callgrind return", 5, lambda: callgrind(
+        t, "return", [(k, data["sizes"][k["name"]][0]) for k in KERNELS if k.get("returns_int")])[1]))
+    for n, bc in modules.items():
+        jobs.append(Job("pass instructions %d" % n, 3 + n / 200,
+                        lambda n=n, bc=bc: pass_instructions(t, n, bc)[1]))
+        pairs = 2 if args.quick else COMPILE_RUNS[n]
+        jobs.append(Job("opt -O2 %d kernels" % n, pairs * n * 0.0065,
+                        lambda bc=bc, pairs=pairs: compile_pairs(t, bc, pairs)))
+    for n, bc in tvm_modules.items():
+        pairs = 2 if args.quick else TVM_RUNS[n]
+        jobs.append(Job("opt -O2 %d TVM-shaped" % n, pairs * n * 0.02,
+                        lambda bc=bc, pairs=pairs: compile_pairs(t, bc, pairs)))
+    for (label, _, _, n, per_function), bc in zip(instr_modules, instr_bcs):
+        jobs.append(Job("instructions %d %s" % (n, label), per_function * n,
+                        lambda label=label, bc=bc, n=n: compile_instructions(t, label, bc, n)))
+    if sizes or tvm_sizes:
+        all_bcs = list(modules.values()) + list(tvm_modules.values())
+        jobs.append(Job("own times", 30, lambda: own_times(t, all_bcs)))
     if sizes:
-        log("compile time: opt -O2 on %s kernels" % ", ".join(
-            "%d (%d pairs)" % (n, runs[n]) for n in sizes))
-        data["compile"] = compile_time(t, modules, runs)
-        data["compile_control"] = compile_control(t, modules[min(modules)],
-                                                  CONTROL_PAIRS)
+        smallest = modules[min(modules)]
+        for i in range(len(os.sched_getaffinity(0))):  # the noise floor on each CPU
+            jobs.append(Job("control %d" % i, CONTROL_PAIRS * 6,
+                            lambda: compile_control(t, smallest, CONTROL_PAIRS), lane=i))
         # Where the cost goes, on the smallest size (the largest would take
         # two more runs of about a minute each per major).
-        data["compile_passes_kernels"] = min(modules)
-        data["compile_passes"] = pass_differences(t, modules[data["compile_passes_kernels"]])
-    if tvm_sizes:
-        log("compile time: opt -O2 on TVM-shaped modules of %s functions" % ", ".join(map(str, tvm_sizes)))
-        data["compile_tvm"] = compile_time(
-            t, tvm_modules, {n: 2 if args.quick else TVM_RUNS[n] for n in tvm_sizes},
-            "TVM-shaped functions")
+        jobs.append(Job("pass differences", 8, lambda: pass_differences(t, smallest)))
     if not args.skip_compile:
-        log("third-party translation units: clang -O2 with and without the plugin")
-        data["thirdparty"] = thirdparty(t, args.quick)
+        for tu in THIRDPARTY:
+            jobs.append(Job("third-party " + tu["name"],
+                            tu["seconds"] * (2 if args.quick else tu["runs"]),
+                            lambda tu=tu: thirdparty_tu(t, tu, args.quick)))
+    nodebug_plugin(t)  # once, before jobs in two lanes want it
+    done, data["lanes"] = run_lanes(jobs)
+
+    data["instructions"] = {v: done["callgrind " + v] for v in VARIANT_NAMES + ["return"]}
+    data["fallback_call_cost"] = runtime_call_cost(t, "fallback-misaligned", "__alignguard_fallback")
+    data["pass_instructions"] = {n: done["pass instructions %d" % n] for n in modules}
+    if instr_modules:
+        data["compile_instr"] = {"%d %s" % (n, label): done["instructions %d %s" % (n, label)]
+                                 for label, _, _, n, _ in instr_modules}
+    own = done.get("own times", {})
+    if sizes:
+        data["compile"] = {n: compile_time(n, done["opt -O2 %d kernels" % n], own[bc])
+                           for n, bc in sorted(modules.items())}
+        data["compile_control"] = [done[j.name] for j in jobs if j.name.startswith("control ")]
+        data["compile_passes_kernels"] = min(modules)
+        data["compile_passes"] = done["pass differences"]
+    if tvm_sizes:
+        data["compile_tvm"] = {n: compile_time(n, done["opt -O2 %d TVM-shaped" % n], own[bc],
+                                               "TVM-shaped functions")
+                               for n, bc in sorted(tvm_modules.items())}
+    if not args.skip_compile:
+        data["thirdparty"] = {tu["name"]: done["third-party " + tu["name"]] for tu in THIRDPARTY}
 
     analyse(data)
     data["why"] = explain(data)

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-from run import machine  # bench/run.py, beside this file
+from run import machine, size_growth_text  # bench/run.py, beside this file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = time.time()
@@ -137,11 +137,14 @@ def write(path, runs, quick, command, elapsed):
           command, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
           elapsed))
     a("")
-    a("- Machine: %s, %d logical CPUs, %s memory; the CPU has %s. Every timed process ran on "
-      "CPU %d, nothing else of the suite's running meanwhile, the kernels' driver alone and "
-      "the two runs of each compile-time pair at the same time, sharing it; the machine is a "
-      "shared VM, so times still carry some noise (each section gives its noise floor); "
-      "instruction counts are exact." % (
+    a("- Machine: %s, %d logical CPUs, %s memory; the CPU has %s. The kernels' timing driver "
+      "ran alone on CPU %d, nothing else of the suite's running meanwhile. Then each run's "
+      "compile-time measurements and callgrind counts ran in lanes, one per CPU, each lane "
+      "one job after the other: the two runs of each compile-time pair at the same time on "
+      "one CPU, sharing it, while the other CPU ran another job (a pair, or a callgrind "
+      "count); each compile-time section gives its noise floor on each CPU, measured in the "
+      "same lanes. The machine is a shared VM, so times still carry some noise; instruction "
+      "counts are exact." % (
           m["cpu"], m["cores"], m["memory"], m["flags"], m["timing_cpu"]))
     a("- Runs (each major's plugin and runtime copied once, at the start, to "
       "`build-bench/snapshot/`, and measured by both of its runs): " + "; ".join("`%s`: LLVM %d, kernels for %s%s, %.1f min" % (
@@ -212,16 +215,17 @@ def write(path, runs, quick, command, elapsed):
     if not any_why:
         a("- None: every issue-13 target is met.")
     a("")
-    a("Third-party compile time (item 5; no target): whole `clang -O2 -c` CPU time and text "
-      "size with the plugin (abort) against without:")
+    a("Third-party compile time (item 5; no target): whole `clang -O2 -c` CPU time and object "
+      "size (text and data together: the plugin's tables are read-only data, counted as text) "
+      "with the plugin (abort) against without:")
     a("")
     for c, d, _ in runs:
         tp = d.get("thirdparty")
         if tp:
             a("- LLVM %d: %s." % (c["llvm"], "; ".join(
-                "%s %+.1f%% time, %+.1f%% text, %d checks" % (
+                "%s %+.1f%% time, %s size, %d checks" % (
                     n, x["cost"] if "cost" in x else 100 * (x["plugin"] - x["base"]) / x["base"],
-                    100 * (x["text_plugin"] - x["text_base"]) / x["text_base"], x["checks"])
+                    size_growth_text(x), x["checks"])
                 for n, x in tp.items())))
     a("")
     a("Misaligned input with `fallback` (from 64 Ki elements up): against the aligned path, "

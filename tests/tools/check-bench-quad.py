@@ -3,10 +3,14 @@
 """Checks bench/run.py's quad, which the compile-time measurements use: two
 chains of processes at once, one running the command without the plugin and
 then the one with it, the other the other way round, every process on the
-timing CPU; each returned pair is a run without and a run with the plugin
-that ran at the same time, with each process's own CPU time. Probes stand in
-for opt: each burns a set amount of CPU time and records its CPUs and when
-it ran.
+calling thread's CPU (the timing CPU outside the lanes); each returned pair
+is a run without and a run with the plugin that ran at the same time, with
+each process's own CPU time. Then run_lanes, which runs the compile-time
+jobs: one lane per CPU, at the same time, each job's processes (a quad's
+too) on its lane's CPU only, a job bound to a lane in that lane, every
+job's result returned, and a failing job stopping the lanes. Probes stand
+in for opt: each burns a set amount of CPU time and records its CPUs and
+when it ran.
 
   check-bench-quad.py WORK_DIR
 """
@@ -33,6 +37,70 @@ CPU_SECONDS = {"base": 0.3, "plugin": 0.5}
 # so that the peak memory in a returned pair says which runs it pairs;
 # each chain holds the same in all (the chains stay alike and end together).
 MIB = {("base", 0): 8, ("plugin", 0): 48, ("base", 1): 48, ("plugin", 1): 8}
+
+
+def probe(seconds):
+    """A probe's run, as a lane's job runs a command (run.run); returns
+    what the probe recorded."""
+    p = run.run([sys.executable, "-c", PROBE, str(seconds), "1"])
+    return json.loads(p.stdout)
+
+
+def check_lanes(work, commands, need):
+    """run_lanes (see the module's comment)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    lanes_want = [run.TIMING_CPU] + [c for c in cpus if c != run.TIMING_CPU]
+    jobs = [run.Job("probe %d" % i, 1 + i % 3, lambda i=i: probe(0.3))
+            for i in range(6)]
+    # A quad inside a lane runs on the lane's CPU.
+    jobs.append(run.Job("quad", 2, lambda: run.quad(commands, "probe",
+                                                    os.path.join(work, "lane-quad"))))
+    # Bound to the last lane (the only one on a machine with one CPU).
+    jobs.append(run.Job("bound", 0.5, lambda: probe(0.3), lane=len(cpus) - 1))
+    done, lanes = run.run_lanes(jobs)
+    need(sorted(done) == sorted(j.name for j in jobs),
+         "run_lanes returned %s, not every job's result" % sorted(done))
+    need([l["cpu"] for l in lanes] == lanes_want,
+         "lanes on CPUs %s, not %s (the timing CPU's first, one per CPU)"
+         % ([l["cpu"] for l in lanes], lanes_want))
+    ran_in = {name: l["cpu"] for l in lanes for name, _ in l["jobs"]}
+    need(sorted(ran_in) == sorted(done), "the lanes list %s, not every job" % sorted(ran_in))
+    for name, r in done.items():
+        if name.startswith("probe") or name == "bound":
+            need(r["cpus"] == [ran_in.get(name)], "%s ran on CPUs %s, its lane's is %s"
+                 % (name, r["cpus"], ran_in.get(name)))
+    need(ran_in.get("bound") == lanes_want[-1], "the job bound to lane %d ran on CPU %s, not %d"
+         % (len(cpus) - 1, ran_in.get("bound"), lanes_want[-1]))
+    for name in ("base", "plugin"):
+        for chain in (0, 1):
+            with open(os.path.join(work, "lane-quad.%s.%d.log" % (name, chain))) as f:
+                r = json.loads(f.read())
+            need(r["cpus"] == [ran_in.get("quad")], "the lane's quad ran %s of chain %d on "
+                 "CPUs %s, its lane's is %s" % (name, chain, r["cpus"], ran_in.get("quad")))
+    if len(cpus) > 1:
+        probes = sorted((r for n, r in done.items() if n.startswith("probe")),
+                        key=lambda r: r["start"])
+        need(any(a["cpus"] != b["cpus"] and min(a["end"], b["end"]) > max(a["start"], b["start"])
+                 for a in probes for b in probes),
+             "no two probes in different lanes ran at the same time")
+
+    # A failing job stops the lanes: its message, and nothing started after.
+    started = []
+
+    def later(i):
+        started.append(i)
+        return probe(0.1)
+    failing = [run.Job("fails", 10, lambda: run.run([sys.executable, "-c",
+                                                     "print('lane probe says no'); raise SystemExit(4)"]),
+                       lane=0)]
+    failing += [run.Job("later %d" % i, 1, lambda i=i: later(i), lane=0) for i in range(3)]
+    try:
+        run.run_lanes(failing)
+        need(False, "a failing job did not stop the lanes")
+    except SystemExit as e:
+        need("fails" in str(e) and "exit 4" in str(e),
+             "a failing job's exit says: %s" % e)
+    need(not started, "jobs %s started in the failing job's lane after it failed" % started)
 
 
 def main():
@@ -63,12 +131,13 @@ def main():
 
     # flip: chain 0 runs the plugin first; the pairs are still the runs that
     # ran at the same time (the first of each chain, then the second).
-    flipped = run.quad(commands, "probe", work, flip=True)
+    stem = os.path.join(work, "probe")
+    flipped = run.quad(commands, "probe", stem, flip=True)
     want = [{"base": 1, "plugin": 0}, {"base": 0, "plugin": 1}]
     got = chains_of(flipped)
     need(got == want, "flipped quad: pairs from chains %s, not %s" % (got, want))
 
-    pairs = run.quad(commands, "probe", work)
+    pairs = run.quad(commands, "probe", stem)
     want = [{"base": 0, "plugin": 1}, {"base": 1, "plugin": 0}]
     got = chains_of(pairs)
     need(got == want, "quad: pairs from chains %s, not %s (each pair must be the runs that "
@@ -112,7 +181,7 @@ def main():
                          dict(os.environ)),
                 "plugin": ([sys.executable, "-c", "pass"], dict(os.environ))}
     try:
-        run.quad(failing, "failing", work)
+        run.quad(failing, "failing", os.path.join(work, "failing"))
         errors.append("a failing command did not stop the quad")
     except SystemExit as e:
         need("probe says no" in str(e) and "failing (base) failed" in str(e),
@@ -123,10 +192,12 @@ def main():
         return {"base": (["/nonexistent/alignguard-probe"], dict(os.environ)),
                 "plugin": ([sys.executable, "-c", "pass"], dict(os.environ))}
     try:
-        run.quad(missing, "missing", work)
+        run.quad(missing, "missing", os.path.join(work, "missing"))
         errors.append("a command that does not exist did not stop the quad")
     except SystemExit as e:
         need("/nonexistent/alignguard-probe" in str(e), "a missing command's exit says: %s" % e)
+
+    check_lanes(work, commands, need)
 
     for e in errors:
         print("check-bench-quad: " + e)
