@@ -27,6 +27,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -727,6 +728,17 @@ def quad(commands, what, log_stem, flip=False):
     return [{names[k]: results[i][k] for i, names in enumerate(orders)} for k in (0, 1)]
 
 
+def lane_cpus():
+    """The lanes' CPUs (run_lanes), lane 0 first: TIMING_CPU, then the
+    others the suite may use."""
+    return [TIMING_CPU] + sorted(os.sched_getaffinity(0) - {TIMING_CPU})
+
+
+# Set when a lane's job failed: the other lanes start nothing more, and a
+# job of several quads stops between them (pairs_of).
+LANES_STOP = threading.Event()
+
+
 class Job:
     """A piece of run_lanes' work: fn() run in a lane; estimate: its
     seconds, roughly (the longest start first); lane: the index of the
@@ -744,12 +756,15 @@ def run_lanes(jobs):
     measurement is a pair (or a job's runs) on one CPU, so what the other
     lane runs meanwhile falls on both runs of a pair; callgrind's counts do
     not depend on it. Returns ({job name: fn's result}, [{cpu, jobs: [[name,
-    seconds]]}] per lane); exits with the first job's failure, after the
-    jobs running then have ended."""
-    cpus = [TIMING_CPU] + sorted(os.sched_getaffinity(0) - {TIMING_CPU})
+    seconds]]}] per lane). When a job fails, no lane starts another (and a
+    job of several quads stops after the one it is in, pairs_of); once the
+    jobs running then have ended, it exits with the first failure."""
+    cpus = lane_cpus()
     left = sorted(jobs, key=lambda j: -j.estimate)
     lock = threading.Lock()
     results, lanes, failed = {}, [dict(cpu=c, jobs=[]) for c in cpus], []
+
+    LANES_STOP.clear()
 
     def take(i):
         with lock:
@@ -770,9 +785,15 @@ def run_lanes(jobs):
             began = time.time()
             try:
                 results[j.name] = j.fn()
-            except BaseException as e:  # run()'s sys.exit, or a bug
+            except SystemExit as e:  # run()'s, which printed the output
                 with lock:
-                    failed.append("%s: %s" % (j.name, e))
+                    failed.append("%s: %s" % (j.name, re.sub(r"^bench: ", "", str(e))))
+                LANES_STOP.set()
+                return
+            except BaseException:  # a bug: where
+                with lock:
+                    failed.append("%s:\n%s" % (j.name, traceback.format_exc()))
+                LANES_STOP.set()
                 return
             lanes[i]["jobs"].append([j.name, round(time.time() - began, 1)])
             log("  (CPU %d: %s, %.0fs)" % (cpus[i], j.name, time.time() - began))
@@ -786,7 +807,12 @@ def pairs_of(pairs, run_quad):
     gives a quad's two, flip alternating from quad to quad."""
     if pairs < 2 or pairs % 2:
         sys.exit("bench: %d pairs: quads give them two at a time" % pairs)
-    return [pair for q in range(pairs // 2) for pair in run_quad(q % 2 == 1)]
+    out = []
+    for q in range(pairs // 2):
+        if LANES_STOP.is_set():
+            sys.exit("bench: stopped: another lane's job failed")
+        out += run_quad(q % 2 == 1)
+    return out
 
 
 def object_size(t, obj):
@@ -2374,8 +2400,10 @@ def main():
         jobs.append(Job("pass instructions %d" % n, 3 + n / 200,
                         lambda n=n, bc=bc: pass_instructions(t, n, bc)[1]))
         pairs = 2 if args.quick else COMPILE_RUNS[n]
+        # Lane 0, as own times: the growth from size to size and align-guard's
+        # share of opt -O2 compare seconds from one CPU.
         jobs.append(Job("opt -O2 %d kernels" % n, pairs * n * 0.0065,
-                        lambda bc=bc, pairs=pairs: compile_pairs(t, bc, pairs)))
+                        lambda bc=bc, pairs=pairs: compile_pairs(t, bc, pairs), lane=0))
     for n, bc in tvm_modules.items():
         pairs = 2 if args.quick else TVM_RUNS[n]
         jobs.append(Job("opt -O2 %d TVM-shaped" % n, pairs * n * 0.02,
@@ -2385,11 +2413,11 @@ def main():
                         lambda label=label, bc=bc, n=n: compile_instructions(t, label, bc, n)))
     if sizes or tvm_sizes:
         all_bcs = list(modules.values()) + list(tvm_modules.values())
-        jobs.append(Job("own times", 30, lambda: own_times(t, all_bcs)))
+        jobs.append(Job("own times", 30, lambda: own_times(t, all_bcs), lane=0))
     if sizes:
         smallest = modules[min(modules)]
-        for i in range(len(os.sched_getaffinity(0))):  # the noise floor on each CPU
-            jobs.append(Job("control %d" % i, CONTROL_PAIRS * 6,
+        for i, cpu in enumerate(lane_cpus()):  # the noise floor on each CPU
+            jobs.append(Job("control on CPU %d" % cpu, CONTROL_PAIRS * 6,
                             lambda: compile_control(t, smallest, CONTROL_PAIRS), lane=i))
         # Where the cost goes, on the smallest size (the largest would take
         # two more runs of about a minute each per major).
@@ -2412,7 +2440,7 @@ def main():
     if sizes:
         data["compile"] = {n: compile_time(n, done["opt -O2 %d kernels" % n], own[bc])
                            for n, bc in sorted(modules.items())}
-        data["compile_control"] = [done[j.name] for j in jobs if j.name.startswith("control ")]
+        data["compile_control"] = [done[j.name] for j in jobs if j.name.startswith("control on ")]
         data["compile_passes_kernels"] = min(modules)
         data["compile_passes"] = done["pass differences"]
     if tvm_sizes:

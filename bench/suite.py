@@ -141,11 +141,13 @@ def write(path, runs, quick, command, elapsed):
       "ran alone on CPU %d, nothing else of the suite's running meanwhile. Then each run's "
       "compile-time measurements and callgrind counts ran in lanes, one per CPU, each lane "
       "one job after the other: the two runs of each compile-time pair at the same time on "
-      "one CPU, sharing it, while the other CPU ran another job (a pair, or a callgrind "
-      "count); each compile-time section gives its noise floor on each CPU, measured in the "
-      "same lanes. The machine is a shared VM, so times still carry some noise; instruction "
+      "one CPU, sharing it, while the other CPU ran another job (a pair, a third-party "
+      "compile, a callgrind count, align-guard's own time); the generated modules' pairs and "
+      "align-guard's own times all on CPU %d, so that their ratios compare seconds from one "
+      "CPU. The compile-time section gives its noise floor on each CPU, measured in the same "
+      "lanes. The machine is a shared VM, so times still carry some noise; instruction "
       "counts are exact." % (
-          m["cpu"], m["cores"], m["memory"], m["flags"], m["timing_cpu"]))
+          m["cpu"], m["cores"], m["memory"], m["flags"], m["timing_cpu"], m["timing_cpu"]))
     a("- Runs (each major's plugin and runtime copied once, at the start, to "
       "`build-bench/snapshot/`, and measured by both of its runs): " + "; ".join("`%s`: LLVM %d, kernels for %s%s, %.1f min" % (
         c["name"], c["llvm"], c["label"],

@@ -23,6 +23,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/SpecialCaseList.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -358,6 +359,25 @@ inline unsigned specialCaseLine(const llvm::SpecialCaseList &List,
                                 llvm::StringRef Section, llvm::StringRef Prefix,
                                 llvm::StringRef Query) {
   return blamedLine(List.inSectionBlame(Section, Prefix, Query));
+}
+
+/// Whether S begins with Prefix (StringRef::startswith became starts_with
+/// in LLVM 18, and the old name went away).
+inline bool startsWith(llvm::StringRef S, llvm::StringRef Prefix) {
+  return S.take_front(Prefix.size()) == Prefix;
+}
+
+/// A byte order, as Support/Endian.h's read and write take it:
+/// llvm::endianness from LLVM 18 on, llvm::support::endianness before.
+#if LLVM_VERSION_MAJOR >= 18
+using Endianness = llvm::endianness;
+#else
+using Endianness = llvm::support::endianness;
+#endif
+
+/// The byte order of DL's target.
+inline Endianness byteOrder(const llvm::DataLayout &DL) {
+  return DL.isLittleEndian() ? Endianness::little : Endianness::big;
 }
 
 } // namespace compat

@@ -20,11 +20,6 @@ static const char *const HalideBufferFields[] = {
 static const char *const MemRefFields[] = {"allocated", "aligned", "offset",
                                            "sizes", "strides"};
 
-/// StringRef::startswith became starts_with in LLVM 18.
-static bool hasPrefix(StringRef S, StringRef Prefix) {
-  return S.take_front(Prefix.size()) == Prefix;
-}
-
 static bool looksLikeDLTensor(StructType *STy) {
   if (STy->hasName() && STy->getName().contains("DLTensor"))
     return true;
@@ -87,7 +82,7 @@ std::string memRefFieldAt(uint64_t ByteOffset, const DataLayout &DL) {
 
 bool pointsToMemRefDescriptor(const Argument &A) {
   return A.getType()->isPointerTy() &&
-         hasPrefix(A.getParent()->getName(), "_mlir_ciface_");
+         compat::startsWith(A.getParent()->getName(), "_mlir_ciface_");
 }
 
 /// The field (0 allocated, 1 aligned) and rank of the memref descriptor an
@@ -169,7 +164,7 @@ std::optional<PackedArgs> tvmPackedArgs(const Argument &A) {
       Is(5, true))
     return PackedArgs{8, 0};
   if (FT->getNumParams() == 4 && A.getArgNo() == 1 &&
-      hasPrefix(F.getName(), "__tvm_ffi_"))
+      compat::startsWith(F.getName(), "__tvm_ffi_"))
     return PackedArgs{16, 8};
   return std::nullopt;
 }

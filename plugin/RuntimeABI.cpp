@@ -130,8 +130,8 @@ static_assert(PackedPromiseColumn + 4 == PackedSiteSize, "56 bytes");
 /// A packed table's bytes: the descriptors, then their strings.
 class PackedTable {
 public:
-  PackedTable(size_t Count, bool LittleEndian)
-      : Descriptors(Count * PackedSiteSize, '\0'), LittleEndian(LittleEndian) {}
+  PackedTable(size_t Count, compat::Endianness Order)
+      : Descriptors(Count * PackedSiteSize, '\0'), Order(Order) {}
 
   /// The Index-th descriptor's fields, from Site.
   void set(unsigned Index, const SiteInfo &Site) {
@@ -175,15 +175,20 @@ private:
     return Offset;
   }
 
+  /// The field of Bytes (4 or 8) bytes at At.
   void put(size_t At, uint64_t V, unsigned Bytes) {
-    for (unsigned I = 0; I != Bytes; ++I)
-      Descriptors[At + (LittleEndian ? I : Bytes - 1 - I)] =
-          static_cast<char>(V >> (8 * I));
+    assert((Bytes == 4 || Bytes == 8) && "a packed field is 4 or 8 bytes");
+    if (Bytes == 4)
+      support::endian::write<uint32_t, support::unaligned>(
+          &Descriptors[At], static_cast<uint32_t>(V), Order);
+    else
+      support::endian::write<uint64_t, support::unaligned>(&Descriptors[At], V,
+                                                           Order);
   }
 
   std::string Descriptors, Strings;
   StringMap<size_t> Offsets;
-  bool LittleEndian;
+  compat::Endianness Order;
 };
 
 /// The table's descriptors' bytes (its first part).
@@ -192,21 +197,21 @@ StringRef descriptorBytes(const GlobalVariable &Table) {
   return cast<ConstantDataArray>(Parts->getOperand(0))->getRawDataValues();
 }
 
-/// The field of Bytes bytes at At in a table's descriptors.
+/// The field of Bytes (4 or 8) bytes at At in a table's descriptors.
 uint64_t packedField(const GlobalVariable &Table, size_t At, unsigned Bytes) {
-  StringRef Raw = descriptorBytes(Table);
-  bool LittleEndian = Table.getParent()->getDataLayout().isLittleEndian();
-  uint64_t V = 0;
-  for (unsigned I = 0; I != Bytes; ++I)
-    V |= uint64_t(uint8_t(Raw[At + (LittleEndian ? I : Bytes - 1 - I)]))
-         << (8 * I);
-  return V;
+  assert((Bytes == 4 || Bytes == 8) && "a packed field is 4 or 8 bytes");
+  const char *Field = descriptorBytes(Table).data() + At;
+  compat::Endianness Order =
+      compat::byteOrder(Table.getParent()->getDataLayout());
+  if (Bytes == 4)
+    return support::endian::read<uint32_t, support::unaligned>(Field, Order);
+  return support::endian::read<uint64_t, support::unaligned>(Field, Order);
 }
 } // namespace
 
 GlobalVariable *SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
   assert(Sites.size() >= 2 && Sites.size() <= MaxTableChecks);
-  PackedTable Bytes(Sites.size(), M.getDataLayout().isLittleEndian());
+  PackedTable Bytes(Sites.size(), compat::byteOrder(M.getDataLayout()));
   for (unsigned I = 0; I != Sites.size(); ++I)
     Bytes.set(I, Sites[I]);
   Constant *Init = Bytes.initializer(M.getContext());
@@ -238,11 +243,17 @@ Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
       BytePtr);
 }
 
+/// Whether GV bears the name SiteDescriptors gives descriptors and tables
+/// (freshName: "__alignguard_site", then a number past the first).
+static bool hasSiteName(const GlobalVariable &GV) {
+  return compat::startsWith(GV.getName(), "__alignguard_site");
+}
+
 /// A table createTable made: { [K * PackedSiteSize x i8], [N x i8] } with
 /// 2 to MaxTableChecks descriptors of PackedSiteVersion.
 static bool isSiteTable(const GlobalVariable &GV) {
   if (!GV.isConstant() || !GV.hasInitializer() || !GV.hasLocalLinkage() ||
-      GV.getName().take_front(17) != "__alignguard_site")
+      !hasSiteName(GV))
     return false;
   auto *Parts = dyn_cast<ConstantStruct>(GV.getInitializer());
   if (!Parts || Parts->getNumOperands() != 2)
@@ -266,8 +277,7 @@ GlobalVariable *siteTable(Value *Site) {
 
 bool isOldSiteTable(const Value *Site) {
   auto *GV = dyn_cast_or_null<GlobalVariable>(Site);
-  return GV && GV->getName().take_front(17) == "__alignguard_site" &&
-         GV->getValueType()->isArrayTy();
+  return GV && hasSiteName(*GV) && GV->getValueType()->isArrayTy();
 }
 
 unsigned tableSize(const GlobalVariable &Table) {
@@ -328,6 +338,15 @@ const HookEntry Hooks[] = {
     {ReportAbortHookName, HookKind::Abort, HookShape::OneCheck, OneCheckCType},
     {ReportHookName, HookKind::Report, HookShape::OneCheck, OneCheckCType},
     {FallbackHookName, HookKind::Fallback, HookShape::OneCheck, OneCheckCType},
+    {"__alignguard_report_first_abort_v3", HookKind::Abort, HookShape::Table,
+     TableCType},
+    {"__alignguard_report_first_v3", HookKind::Report, HookShape::Table,
+     TableCType},
+    {"__alignguard_fallback_first_v3", HookKind::Fallback, HookShape::Table,
+     TableCType},
+    // The table hooks' names before the _v3 ones (the runtime still defines
+    // them): recognised in IR an older plugin made (bitcode for LTO, say),
+    // never emitted (hookName takes the first of a kind and shape).
     {"__alignguard_report_first_abort", HookKind::Abort, HookShape::Table,
      TableCType},
     {"__alignguard_report_first", HookKind::Report, HookShape::Table,
@@ -351,8 +370,8 @@ StringRef hookName(HookKind Kind, HookShape Shape) {
 }
 
 ArrayRef<StringRef> hookNames() {
-  static const SmallVector<StringRef, 6> Names = [] {
-    SmallVector<StringRef, 6> N;
+  static const SmallVector<StringRef, 9> Names = [] {
+    SmallVector<StringRef, 9> N;
     for (const HookEntry &H : Hooks)
       N.push_back(H.Name);
     return N;

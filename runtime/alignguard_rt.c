@@ -7,10 +7,12 @@
  *
  *   __alignguard_report(&site, p, A, off)        count, report once per site
  *   __alignguard_report_abort(&site, p, A, off)  count, report, abort()
- *   __alignguard_report_first{,_abort}, __alignguard_fallback_first
+ *   __alignguard_report_first_v3, __alignguard_report_first_abort_v3,
+ *   __alignguard_fallback_first_v3
  *     (p0, p1, p2, p3, &sites[0], n): one call for a place of 2-4 pointers
  *     (its table of descriptors packed, alignguard_packed_site); finds the
- *     first misaligned one and calls the hook above (or below) with it
+ *     first misaligned one and calls the hook above (or below) with it;
+ *     the same without _v3: what an older plugin emitted
  *   __alignguard_fallback(&site, p, A, off)      count fallbacks (not
  *                                                violations); report the
  *                                                first per site only with
@@ -673,29 +675,57 @@ static void report_first(one_check_hook hook, uint64_t address0,
   hook(site, addresses[i], alignment, offset);
 }
 
+AG_API void __alignguard_report_first_v3(uint64_t address0, uint64_t address1,
+                                         uint64_t address2, uint64_t address3,
+                                         const alignguard_site *sites,
+                                         uint64_t count) {
+  report_first(__alignguard_report, address0, address1, address2, address3,
+               sites, count);
+}
+
+AG_API void __alignguard_report_first_abort_v3(
+    uint64_t address0, uint64_t address1, uint64_t address2, uint64_t address3,
+    const alignguard_site *sites, uint64_t count) {
+  report_first(__alignguard_report_abort, address0, address1, address2,
+               address3, sites, count);
+  abort(); /* not reached: the hook aborts */
+}
+
+AG_API void __alignguard_fallback_first_v3(uint64_t address0, uint64_t address1,
+                                           uint64_t address2, uint64_t address3,
+                                           const alignguard_site *sites,
+                                           uint64_t count) {
+  report_first(__alignguard_fallback, address0, address1, address2, address3,
+               sites, count);
+}
+
+/* The table hooks under the names an older plugin emitted (with version 2
+ * tables, or packed ones from the plugins of 2026-12-04): objects it built
+ * still link and report. The plugin now emits the _v3 names, so that an
+ * object with packed tables does not link against a runtime from before
+ * them, which might walk them as version 2. */
 AG_API void __alignguard_report_first(uint64_t address0, uint64_t address1,
                                       uint64_t address2, uint64_t address3,
                                       const alignguard_site *sites,
                                       uint64_t count) {
-  report_first(__alignguard_report, address0, address1, address2, address3,
-               sites, count);
+  __alignguard_report_first_v3(address0, address1, address2, address3, sites,
+                               count);
 }
 
 AG_API void
 __alignguard_report_first_abort(uint64_t address0, uint64_t address1,
                                 uint64_t address2, uint64_t address3,
                                 const alignguard_site *sites, uint64_t count) {
-  report_first(__alignguard_report_abort, address0, address1, address2,
-               address3, sites, count);
-  abort(); /* not reached: the hook aborts */
+  __alignguard_report_first_abort_v3(address0, address1, address2, address3,
+                                     sites, count);
 }
 
 AG_API void __alignguard_fallback_first(uint64_t address0, uint64_t address1,
                                         uint64_t address2, uint64_t address3,
                                         const alignguard_site *sites,
                                         uint64_t count) {
-  report_first(__alignguard_fallback, address0, address1, address2, address3,
-               sites, count);
+  __alignguard_fallback_first_v3(address0, address1, address2, address3, sites,
+                                 count);
 }
 
 /// The pair is stored as two atomics: a report racing with a change may call

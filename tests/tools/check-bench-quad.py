@@ -7,8 +7,9 @@ calling thread's CPU (the timing CPU outside the lanes); each returned pair
 is a run without and a run with the plugin that ran at the same time, with
 each process's own CPU time. Then run_lanes, which runs the compile-time
 jobs: one lane per CPU, at the same time, each job's processes (a quad's
-too) on its lane's CPU only, a job bound to a lane in that lane, every
-job's result returned, and a failing job stopping the lanes. Probes stand
+and run_pinned's too) on its lane's CPU only, jobs bound to a lane in that
+lane, every job's result returned, and after a failing job no job started
+in any lane and no further quad of a running job. Probes stand
 in for opt: each burns a set amount of CPU time and records its CPUs and
 when it ran.
 
@@ -46,61 +47,92 @@ def probe(seconds):
     return json.loads(p.stdout)
 
 
+def pinned_probe(work, name, seconds):
+    """A probe's run by run_pinned, as the own-time and -time-passes jobs
+    run theirs; returns what the probe recorded."""
+    text, _ = run.run_pinned([sys.executable, "-c", PROBE, str(seconds), "1"],
+                             dict(os.environ), name, os.path.join(work, name + ".log"))
+    return json.loads(text)
+
+
 def check_lanes(work, commands, need):
     """run_lanes (see the module's comment)."""
-    cpus = sorted(os.sched_getaffinity(0))
-    lanes_want = [run.TIMING_CPU] + [c for c in cpus if c != run.TIMING_CPU]
-    jobs = [run.Job("probe %d" % i, 1 + i % 3, lambda i=i: probe(0.3))
-            for i in range(6)]
-    # A quad inside a lane runs on the lane's CPU.
+    cpus = run.lane_cpus()
+    last = len(cpus) - 1
+    need(cpus[0] == run.TIMING_CPU and sorted(cpus) == sorted(os.sched_getaffinity(0)),
+         "lanes on CPUs %s: the timing CPU's first, one per CPU" % cpus)
+    # Unbound probes, and probes bound to the first and to the last lane
+    # (the same lane on a machine with one CPU), longer than the unbound
+    # ones so that the lanes take them first.
+    jobs = [run.Job("probe %d" % i, 1 + i % 3, lambda: probe(0.3)) for i in range(4)]
+    jobs += [run.Job("bound %d to %d" % (i, lane), 5, lambda: probe(0.2), lane=lane)
+             for i in range(3) for lane in (0, last)]
+    # A quad and a run_pinned inside a lane run on the lane's CPU.
     jobs.append(run.Job("quad", 2, lambda: run.quad(commands, "probe",
-                                                    os.path.join(work, "lane-quad"))))
-    # Bound to the last lane (the only one on a machine with one CPU).
-    jobs.append(run.Job("bound", 0.5, lambda: probe(0.3), lane=len(cpus) - 1))
+                                                    os.path.join(work, "lane-quad")), lane=last))
+    jobs.append(run.Job("pinned", 2, lambda: pinned_probe(work, "lane-pinned", 0.2), lane=last))
     done, lanes = run.run_lanes(jobs)
     need(sorted(done) == sorted(j.name for j in jobs),
          "run_lanes returned %s, not every job's result" % sorted(done))
-    need([l["cpu"] for l in lanes] == lanes_want,
-         "lanes on CPUs %s, not %s (the timing CPU's first, one per CPU)"
-         % ([l["cpu"] for l in lanes], lanes_want))
+    need([l["cpu"] for l in lanes] == cpus, "lanes on CPUs %s, not %s"
+         % ([l["cpu"] for l in lanes], cpus))
     ran_in = {name: l["cpu"] for l in lanes for name, _ in l["jobs"]}
     need(sorted(ran_in) == sorted(done), "the lanes list %s, not every job" % sorted(ran_in))
-    for name, r in done.items():
-        if name.startswith("probe") or name == "bound":
-            need(r["cpus"] == [ran_in.get(name)], "%s ran on CPUs %s, its lane's is %s"
-                 % (name, r["cpus"], ran_in.get(name)))
-    need(ran_in.get("bound") == lanes_want[-1], "the job bound to lane %d ran on CPU %s, not %d"
-         % (len(cpus) - 1, ran_in.get("bound"), lanes_want[-1]))
+    for j in jobs:
+        if j.lane is not None:
+            need(ran_in.get(j.name) == cpus[j.lane], "%s ran in the lane of CPU %s, not %d's"
+                 % (j.name, ran_in.get(j.name), cpus[j.lane]))
+        r = done.get(j.name)
+        if isinstance(r, dict):  # a probe's record
+            need(r["cpus"] == [ran_in.get(j.name)], "%s ran on CPUs %s, its lane's is %s"
+                 % (j.name, r["cpus"], ran_in.get(j.name)))
     for name in ("base", "plugin"):
         for chain in (0, 1):
             with open(os.path.join(work, "lane-quad.%s.%d.log" % (name, chain))) as f:
                 r = json.loads(f.read())
-            need(r["cpus"] == [ran_in.get("quad")], "the lane's quad ran %s of chain %d on "
-                 "CPUs %s, its lane's is %s" % (name, chain, r["cpus"], ran_in.get("quad")))
+            need(r["cpus"] == [cpus[last]], "the lane's quad ran %s of chain %d on CPUs %s, "
+                 "its lane's is %d" % (name, chain, r["cpus"], cpus[last]))
     if len(cpus) > 1:
-        probes = sorted((r for n, r in done.items() if n.startswith("probe")),
-                        key=lambda r: r["start"])
+        probes = [r for n, r in done.items() if isinstance(r, dict)]
         need(any(a["cpus"] != b["cpus"] and min(a["end"], b["end"]) > max(a["start"], b["start"])
                  for a in probes for b in probes),
              "no two probes in different lanes ran at the same time")
 
-    # A failing job stops the lanes: its message, and nothing started after.
-    started = []
+    # A failing job stops the lanes: nothing starts after it in any lane,
+    # and a job of several quads stops between them.
+    started, quads = [], []
 
     def later(i):
         started.append(i)
         return probe(0.1)
-    failing = [run.Job("fails", 10, lambda: run.run([sys.executable, "-c",
-                                                     "print('lane probe says no'); raise SystemExit(4)"]),
-                       lane=0)]
-    failing += [run.Job("later %d" % i, 1, lambda i=i: later(i), lane=0) for i in range(3)]
+
+    def one_quad(flip):
+        quads.append(flip)
+        return run.quad(commands, "probe", os.path.join(work, "stopped"), flip)
+    def fails():
+        return run.Job("fails", 30, lambda: run.run(
+            [sys.executable, "-c", "print('lane probe says no'); raise SystemExit(4)"]), lane=0)
+    # The other lane is inside a job when the first fails: it starts no
+    # other ...
+    stopped = [fails(), run.Job("slow", 20, lambda: probe(1.5), lane=last)]
+    stopped += [run.Job("later %d" % i, 1, lambda i=i: later(i), lane=lane)
+                for i, lane in enumerate((0, last, last))]
     try:
-        run.run_lanes(failing)
+        run.run_lanes(stopped)
         need(False, "a failing job did not stop the lanes")
     except SystemExit as e:
-        need("fails" in str(e) and "exit 4" in str(e),
+        need(str(e).startswith("bench: fails: command failed (exit 4)"),
              "a failing job's exit says: %s" % e)
-    need(not started, "jobs %s started in the failing job's lane after it failed" % started)
+    need(not started, "jobs %s started after a job failed" % started)
+    # ... and a job of several quads there stops after the one it is in.
+    try:
+        run.run_lanes([fails(), run.Job("quads", 20, lambda: run.pairs_of(6, one_quad),
+                                        lane=last)])
+        need(False, "a failing job did not stop the lanes")
+    except SystemExit as e:
+        need(str(e).startswith("bench: fails: command failed (exit 4)"),
+             "a failing job's exit says: %s" % e)
+    need(len(quads) < 3, "a job of 3 quads ran all of them after another job failed")
 
 
 def main():

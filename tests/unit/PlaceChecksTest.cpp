@@ -143,7 +143,8 @@ TEST(PlaceChecksTest, DeferredTablePlaceCallsTheTableHookAndMakesNoElements) {
   std::string Err;
   raw_string_ostream OS(Err);
   ASSERT_FALSE(verifyModule(*P.M, &OS)) << OS.str();
-  std::vector<CallInst *> Calls = P.callsOf("__alignguard_report_first_abort");
+  std::vector<CallInst *> Calls =
+      P.callsOf("__alignguard_report_first_abort_v3");
   ASSERT_EQ(Calls.size(), 1u);
   // The table hook: four pointers, the table (its first element), count.
   CallInst *Call = Calls.front();

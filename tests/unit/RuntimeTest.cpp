@@ -700,8 +700,12 @@ TEST(RuntimeDedup, EightThreadsRaceForEveryFirstClaim) {
 
 //===-- The table hooks (a place of 2 to 4 pointers) ----------------------===//
 
-/// A place's table, as the pass emits it: out (64), in (32, offset 16),
-/// w (16), in check order.
+/// A place's table of version 2 descriptors, as the plugin emitted it
+/// before the packed tables: out (64), in (32, offset 16), w (16), in check
+/// order. The tests below pass it to the hooks by the names that plugin
+/// called (objects it built still link and report) and to the _v3 ones
+/// (which take either layout); PackedTableByTheOldName passes a packed one
+/// by the old name, as the plugins of 2026-12-04 did.
 alignguard_site tableSite(const char *Subject, uint64_t Alignment,
                           uint64_t Offset) {
   alignguard_site S = makeSite("k", Subject, "k.c", 4, 2);
@@ -748,7 +752,7 @@ TEST(RuntimeTable, NoneMisalignedReportsTheLast) {
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(record, &R);
-    __alignguard_report_first(0x1000, 0x2010, 0x3004, 0, PlaceTable, 2);
+    __alignguard_report_first_v3(0x1000, 0x2010, 0x3004, 0, PlaceTable, 2);
     say(R.Last);
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
@@ -845,31 +849,36 @@ void recordSite(const alignguard_report_info *Info, void *User) {
              ":" + std::to_string(S->promise_line);
 }
 
+/// What recordSite records for packedSites()' second element, in, at
+/// 0x2018.
+const std::string PackedInReport =
+    "pointer=0x2018 alignment=32 offset=16 misalignment=8 "
+    "fatal=0 fallback=0 actual=8 promised=(none):0:0 "
+    "message=alignguard: k: in = 0x2018 - 16 is 8-byte aligned, "
+    "not 32-byte aligned (8 bytes past a boundary) at k.c:4:2"
+    " | element 1 | site: version=2 kind=2 k in k.c:4:2 alignment=32 "
+    "offset=16 promised=(null):0\n";
+
 TEST(RuntimeTable, PackedTableReportsTheFirstMisalignedWithItsStrings) {
   freshProcess();
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(recordSite, &R);
     // out aligned; in 8 bytes past (in - 16) % 32; w misaligned too: in.
-    __alignguard_report_first(0x1000, 0x2018, 0x3004, 0, packedSites(), 3);
+    __alignguard_report_first_v3(0x1000, 0x2018, 0x3004, 0, packedSites(), 3);
     say(R.Last);
     // Only w: its promise is elsewhere.
-    __alignguard_report_first(0x1000, 0x2010, 0x3004, 0, packedSites(), 3);
+    __alignguard_report_first_v3(0x1000, 0x2010, 0x3004, 0, packedSites(), 3);
     say(R.Last);
     // in again: deduplicated by its packed element's address.
-    __alignguard_report_first(0x1000, 0x2038, 0x3000, 0, packedSites(), 3);
+    __alignguard_report_first_v3(0x1000, 0x2038, 0x3000, 0, packedSites(), 3);
     say("calls=" + std::to_string(R.Calls.load()) +
         " counted=" + std::to_string(alignguard_violation_count()) +
         " last=" + alignguard_last_error());
   };
   EXPECT_EXIT(
       inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-      exactly("pointer=0x2018 alignment=32 offset=16 misalignment=8 "
-              "fatal=0 fallback=0 actual=8 promised=(none):0:0 "
-              "message=alignguard: k: in = 0x2018 - 16 is 8-byte aligned, "
-              "not 32-byte aligned (8 bytes past a boundary) at k.c:4:2"
-              " | element 1 | site: version=2 kind=2 k in k.c:4:2 alignment=32 "
-              "offset=16 promised=(null):0\n"
+      exactly(PackedInReport +
               "pointer=0x3004 alignment=16 offset=0 misalignment=4 "
               "fatal=0 fallback=0 actual=4 promised=k.c:1:0 "
               "message=alignguard: k: w = 0x3004 is 4-byte aligned, not "
@@ -887,7 +896,7 @@ TEST(RuntimeTable, PackedTableFallsBackWithTheFirstElement) {
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(recordSite, &R);
-    __alignguard_fallback_first(0x1004, 0x2018, 0x3004, 0, packedSites(), 3);
+    __alignguard_fallback_first_v3(0x1004, 0x2018, 0x3004, 0, packedSites(), 3);
     say(R.Last);
     say("fallbacks=" + std::to_string(alignguard_fallback_count()) +
         " violations=" + std::to_string(alignguard_violation_count()));
@@ -907,13 +916,27 @@ TEST(RuntimeTable, PackedTableAbortsWithTheFirst) {
   freshProcess();
   EXPECT_EXIT(inChild(nullptr,
                       [] {
-                        __alignguard_report_first_abort(0x1040, 0x2018, 0x3008,
-                                                        0, packedSites(), 3);
+                        __alignguard_report_first_abort_v3(
+                            0x1040, 0x2018, 0x3008, 0, packedSites(), 3);
                       }),
               ::testing::KilledBySignal(SIGABRT),
               exactly("alignguard: k: in = 0x2018 - 16 is 8-byte aligned, "
                       "not 32-byte aligned (8 bytes past a boundary) at "
                       "k.c:4:2\n"));
+}
+
+TEST(RuntimeTable, PackedTableByTheOldName) {
+  // The plugins of 2026-12-04 called packed tables by the names without
+  // _v3; the runtime reads the table by its first descriptor's version.
+  freshProcess();
+  auto Body = [] {
+    Recorder R;
+    alignguard_set_handler(recordSite, &R);
+    __alignguard_report_first(0x1000, 0x2018, 0x3004, 0, packedSites(), 3);
+    say(R.Last);
+  };
+  EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
+              exactly(PackedInReport));
 }
 
 //===-- The abort hook ----------------------------------------------------===//

@@ -23,7 +23,7 @@
  *   __alignguard_fallback(&site, pointer, alignment, offset)      (fallback)
  * and, for a place that tests 2 to 4 pointers under abort, return=N or
  * fallback, one table of their descriptors and one call that finds the
- * failing pointer itself (__alignguard_report_first and its kin, below).
+ * failing pointer itself (__alignguard_report_first_v3 and its kin, below).
  * Such a table is packed (version 3, alignguard_packed_site): no pointers,
  * so that it is one block of bytes for the compiler to carry. The
  * descriptor layouts below are part of the ABI: the pass builds the same
@@ -175,6 +175,25 @@ void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
  * instrumented code then needs no code to find the failing pointer. The
  * pointers come first so that a kernel's own pointer arguments are passed on
  * in the registers they arrived in. */
+void __alignguard_report_first_v3(uint64_t address0, uint64_t address1,
+                                  uint64_t address2, uint64_t address3,
+                                  const alignguard_site *sites, uint64_t count);
+void __alignguard_report_first_abort_v3(uint64_t address0, uint64_t address1,
+                                        uint64_t address2, uint64_t address3,
+                                        const alignguard_site *sites,
+                                        uint64_t count)
+    __attribute__((noreturn));
+void __alignguard_fallback_first_v3(uint64_t address0, uint64_t address1,
+                                    uint64_t address2, uint64_t address3,
+                                    const alignguard_site *sites,
+                                    uint64_t count);
+
+/* The same three under the names an older plugin emitted, so that objects
+ * it built still link: with version 2 tables, or with packed ones (the
+ * plugins of 2026-12-04); the hooks read either. The _v3 names are what the
+ * pass emits now: an object with packed tables then fails to link against
+ * a runtime from before them, which might read a packed table as version 2
+ * descriptors, instead of misreporting. */
 void __alignguard_report_first(uint64_t address0, uint64_t address1,
                                uint64_t address2, uint64_t address3,
                                const alignguard_site *sites, uint64_t count);

@@ -10,9 +10,9 @@
 ; three pushes and the arguments moved into callee-saved registers
 ; (fallback); LLVM 22 with `pushq %rax` under abort.
 ; RUN: %opt-ag -passes='align-guard<abort>,default<O2>' -S %s -o %t.abort.ll
-; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.abort.ll -o - | FileCheck %s -DTHUNK=__alignguard_report_first_abort.thunk.i32
+; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.abort.ll -o - | FileCheck %s -DTHUNK=__alignguard_report_first_abort_v3.thunk.i32
 ; RUN: %opt-ag -passes='align-guard<return=-1>,default<O2>' -S %s -o %t.return.ll
-; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.return.ll -o - | FileCheck %s -DTHUNK=__alignguard_report_first.thunk.i32.m1
+; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.return.ll -o - | FileCheck %s -DTHUNK=__alignguard_report_first_v3.thunk.i32.m1
 ; RUN: %opt-ag -passes='align-guard<fallback>,default<O2>' -S %s -o %t.fallback.ll
 ; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.fallback.ll -o - | FileCheck %s -DTHUNK=.Lsaxpy.alignguard.fallback
 ; Recover reruns the call in its recover copy; saxpy's result is constant,

@@ -36,11 +36,11 @@ define i32 @three(i8* %a, i8* %b, i8* %c) "alignguard-entry" {
 ; CHECK-NEXT:    [[C:%.*]] = ptrtoint {{i8\*|ptr}} %c to i64
 ; CHECK:         br i1 {{%.*}}, label %alignguard.fail, label %alignguard.ok, !prof
 ; CHECK:       alignguard.fail:
-; ABORT-NEXT:    call void @__alignguard_report_first_abort(i64 [[A]], i64 [[B]], i64 [[C]], i64 0, {{.*}}@[[T]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64 3)
+; ABORT-NEXT:    call void @__alignguard_report_first_abort_v3(i64 [[A]], i64 [[B]], i64 [[C]], i64 0, {{.*}}@[[T]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64 3)
 ; ABORT-NEXT:    unreachable
-; RETURN-NEXT:   call void @__alignguard_report_first(i64 [[A]], i64 [[B]], i64 [[C]], i64 0, {{.*}}@[[T]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64 3)
+; RETURN-NEXT:   call void @__alignguard_report_first_v3(i64 [[A]], i64 [[B]], i64 [[C]], i64 0, {{.*}}@[[T]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64 3)
 ; RETURN-NEXT:   ret i32 -1
-; FALLBACK-NEXT: call void @__alignguard_fallback_first(i64 [[A]], i64 [[B]], i64 [[C]], i64 0, {{.*}}@[[T]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64 3)
+; FALLBACK-NEXT: call void @__alignguard_fallback_first_v3(i64 [[A]], i64 [[B]], i64 [[C]], i64 0, {{.*}}@[[T]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64 3)
 ; FALLBACK-NEXT: [[R:%.*]] = call i32 @three.alignguard.unaligned({{i8\*|ptr}} %a, {{i8\*|ptr}} %b, {{i8\*|ptr}} %c)
 ; FALLBACK-NEXT: ret i32 [[R]]
 ; CHECK-NOT:   alignguard.culprit

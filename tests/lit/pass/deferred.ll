@@ -33,7 +33,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; EXP-NEXT:     %ag.misaligned = icmp ne i64 %ag.terms, 0
 ; EXP-NEXT:     br i1 %ag.misaligned, label %alignguard.fail, label %alignguard.ok
 ; EXP:        alignguard.fail:
-; EXP-ABORT:    call void @__alignguard_report_first_abort(i64 %ag.ptr, i64 %ag.ptr1, i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
+; EXP-ABORT:    call void @__alignguard_report_first_abort_v3(i64 %ag.ptr, i64 %ag.ptr1, i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
 ; EXP-TRAP:     call void @llvm.trap()
 ; EXP-NEXT:     unreachable
 ; EXP:        alignguard.ok:
