@@ -521,7 +521,7 @@ def callgrind(t, variant, case_list):
         with open(os.path.join(out, dump)) as f:
             total = re.search(r"^totals:\s*(\d+)", f.read(), re.M)
         res["%s:%s" % (kname, size)] = int(total.group(1))
-    return variant, res
+    return res
 
 
 def detect(t):
@@ -742,7 +742,8 @@ LANES_STOP = threading.Event()
 class Job:
     """A piece of run_lanes' work: fn() run in a lane; estimate: its
     seconds, roughly (the longest start first); lane: the index of the
-    lane it must run in (the noise floor, once per CPU), or None."""
+    lane it must run in (lane_cpus; a noise floor per CPU, the
+    measurements compared across sizes), or None."""
 
     def __init__(self, name, estimate, fn, lane=None):
         self.name, self.estimate, self.fn, self.lane = name, estimate, fn, lane
@@ -768,7 +769,7 @@ def run_lanes(jobs):
 
     def take(i):
         with lock:
-            if failed:
+            if LANES_STOP.is_set():
                 return None
             for k, j in enumerate(left):
                 if j.lane is None or j.lane % len(cpus) == i:
@@ -785,18 +786,16 @@ def run_lanes(jobs):
             began = time.time()
             try:
                 results[j.name] = j.fn()
-            except SystemExit as e:  # run()'s, which printed the output
+            except BaseException as e:
+                why = (re.sub(r"^bench: ", "", str(e)) if isinstance(e, SystemExit)  # run()'s
+                       else "\n" + traceback.format_exc())  # a bug: where
                 with lock:
-                    failed.append("%s: %s" % (j.name, re.sub(r"^bench: ", "", str(e))))
-                LANES_STOP.set()
+                    failed.append("%s: %s" % (j.name, why))
+                    LANES_STOP.set()
                 return
-            except BaseException:  # a bug: where
-                with lock:
-                    failed.append("%s:\n%s" % (j.name, traceback.format_exc()))
-                LANES_STOP.set()
-                return
-            lanes[i]["jobs"].append([j.name, round(time.time() - began, 1)])
-            log("  (CPU %d: %s, %.0fs)" % (cpus[i], j.name, time.time() - began))
+            seconds = time.time() - began
+            lanes[i]["jobs"].append([j.name, round(seconds, 1)])
+            log("  (CPU %d: %s, %.0fs)" % (cpus[i], j.name, seconds))
 
     run_threads(lane, len(cpus), failed)
     return results, lanes
@@ -905,7 +904,7 @@ def pass_instructions(t, n, bc):
          "--toggle-collect=llvm::detail::PassModel<llvm::Module, alignguard::AlignGuardPass*",
          t.opt, "-load-pass-plugin=" + plugin, "-passes=align-guard", "-disable-output", bc],
         env=env_with())
-    return n, callgrind_total(out)
+    return callgrind_total(out)
 
 
 def time_passes_file(t, bc, config):
@@ -2384,30 +2383,31 @@ def main():
 
     # Then the rest in lanes, one per CPU (run_lanes): callgrind's counts,
     # and the compile-time pairs, each pair's two runs sharing one CPU.
-    # Rough seconds on this VM (LLVM 14, 2026-12-04), for the order only.
+    runs = {n: 2 if args.quick else COMPILE_RUNS[n] for n in sizes}
+    tvm_runs = {n: 2 if args.quick else TVM_RUNS[n] for n in tvm_sizes}
     log("lanes: callgrind of %d variants x %d cases%s" % (
         len(VARIANT_NAMES), len(case_list),
         "; compile time: opt -O2 on %s kernels, on TVM-shaped modules of %s functions; "
         "opt -O2's and the pass's instructions; third-party translation units" % (
-            ", ".join("%d (%d pairs)" % (n, 2 if args.quick else COMPILE_RUNS[n]) for n in sizes),
+            ", ".join("%d (%d pairs)" % (n, runs[n]) for n in sizes),
             ", ".join(map(str, tvm_sizes))) if sizes else ""))
-    jobs = [Job("callgrind " + v, 15, lambda v=v: callgrind(t, v, case_list)[1])
+    # The estimates: rough seconds on this VM (LLVM 14, 2026-12-04), for
+    # the order only.
+    jobs = [Job("callgrind " + v, 15, lambda v=v: callgrind(t, v, case_list))
             for v in VARIANT_NAMES]
     # return=-1: only where a kernel returns an int, smallest size.
     jobs.append(Job("callgrind return", 5, lambda: callgrind(
-        t, "return", [(k, data["sizes"][k["name"]][0]) for k in KERNELS if k.get("returns_int")])[1]))
+        t, "return", [(k, data["sizes"][k["name"]][0]) for k in KERNELS if k.get("returns_int")])))
     for n, bc in modules.items():
         jobs.append(Job("pass instructions %d" % n, 3 + n / 200,
-                        lambda n=n, bc=bc: pass_instructions(t, n, bc)[1]))
-        pairs = 2 if args.quick else COMPILE_RUNS[n]
+                        lambda n=n, bc=bc: pass_instructions(t, n, bc)))
         # Lane 0, as own times: the growth from size to size and align-guard's
         # share of opt -O2 compare seconds from one CPU.
-        jobs.append(Job("opt -O2 %d kernels" % n, pairs * n * 0.0065,
-                        lambda bc=bc, pairs=pairs: compile_pairs(t, bc, pairs), lane=0))
+        jobs.append(Job("opt -O2 %d kernels" % n, runs[n] * n * 0.0065,
+                        lambda bc=bc, pairs=runs[n]: compile_pairs(t, bc, pairs), lane=0))
     for n, bc in tvm_modules.items():
-        pairs = 2 if args.quick else TVM_RUNS[n]
-        jobs.append(Job("opt -O2 %d TVM-shaped" % n, pairs * n * 0.02,
-                        lambda bc=bc, pairs=pairs: compile_pairs(t, bc, pairs)))
+        jobs.append(Job("opt -O2 %d TVM-shaped" % n, tvm_runs[n] * n * 0.02,
+                        lambda bc=bc, pairs=tvm_runs[n]: compile_pairs(t, bc, pairs)))
     for (label, _, _, n, per_function), bc in zip(instr_modules, instr_bcs):
         jobs.append(Job("instructions %d %s" % (n, label), per_function * n,
                         lambda label=label, bc=bc, n=n: compile_instructions(t, label, bc, n)))
