@@ -63,6 +63,22 @@ std::vector<AlignmentPromise> collect(Function &F, bool IsEntry,
   return Promises;
 }
 
+/// The action of this module (moduleAction), with a warning when it is not
+/// the one requested.
+FailureAction decideModuleAction(Module &M, FailureAction Requested) {
+  if (moduleAction(M, Requested) == Requested)
+    return Requested;
+  diagnose(M.getContext(),
+           "align-guard: target '" + compat::targetTriple(M).str() +
+               "' cannot link the AlignGuard runtime; failing checks in "
+               "this module trap instead of '" +
+               failureActionName(Requested) + "'",
+           DS_Warning);
+  return FailureAction::Trap;
+}
+
+} // namespace
+
 /// Why F's checks in a build's second run (accesses-only, after the
 /// inliners) cannot return N: IPSCCP has run by then and may have folded
 /// what F returned without its checks into its callers in the module,
@@ -154,22 +170,6 @@ void reportPlan(const CheckPlan &Plan, OptimizationRemarkEmitter &ORE,
       });
   }
 }
-
-/// The action of this module (moduleAction), with a warning when it is not
-/// the one requested.
-FailureAction decideModuleAction(Module &M, FailureAction Requested) {
-  if (moduleAction(M, Requested) == Requested)
-    return Requested;
-  diagnose(M.getContext(),
-           "align-guard: target '" + compat::targetTriple(M).str() +
-               "' cannot link the AlignGuard runtime; failing checks in "
-               "this module trap instead of '" +
-               failureActionName(Requested) + "'",
-           DS_Warning);
-  return FailureAction::Trap;
-}
-
-} // namespace
 
 PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
   FunctionAnalysisManager &FAM =

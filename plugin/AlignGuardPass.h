@@ -28,9 +28,14 @@
 #ifndef ALIGNGUARD_ALIGNGUARDPASS_H
 #define ALIGNGUARD_ALIGNGUARDPASS_H
 
+#include "CheckPlan.h"
 #include "Options.h"
 
 #include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class OptimizationRemarkEmitter;
+} // namespace llvm
 
 namespace alignguard {
 
@@ -53,6 +58,22 @@ public:
 private:
   AlignGuardOptions Opts;
 };
+
+/// Tells the user what Plan leaves out and where it could not use the
+/// Requested action: warnings for what needs attention, remarks for the
+/// rest (-pass-remarks=align-guard).
+void reportPlan(const CheckPlan &Plan, llvm::OptimizationRemarkEmitter &ORE,
+                FailureAction Requested);
+
+/// Why F's checks, added after the inliners (InlinedAccessesPass.h, or a
+/// build's accesses-only run), cannot return N: IPSCCP has run by then
+/// and may have folded what F returned without its checks into its
+/// callers in the module, which would then never see N. Empty when F has
+/// no such caller.
+std::string whyNotReturnAfterInlining(const llvm::Function &F);
+
+/// Makes Plan's sites that would return abort instead, saying Why.
+void abortInsteadOfReturn(CheckPlan &Plan, const std::string &Why);
 
 } // namespace alignguard
 

@@ -106,37 +106,32 @@ static bool matchesAny(const std::vector<GlobPattern> &Globs, StringRef Name) {
   return false;
 }
 
-EntryPoints::EntryPoints(Module &M, const AlignGuardOptions &Opts) {
-  SmallPtrSet<Function *, 16> Marked;
+EntryPoints::EntryPoints(Module &M, const AlignGuardOptions &Opts)
+    : M(M), EntryGlobs(compileGlobs(Opts.EntryGlobs)),
+      ExcludeGlobs(compileGlobs(Opts.ExcludeGlobs)) {
   collectNVVMKernels(M, Marked);
   collectAnnotatedEntries(M, Marked);
   for (Function &F : M)
     if (hasKernelCallingConv(F) || F.hasFnAttribute(EntryAttr))
       Marked.insert(&F);
   HasMarkers = !Marked.empty();
-  bool UseDefaultRule = !HasMarkers && Opts.EntryGlobs.empty();
-  std::vector<GlobPattern> EntryGlobs = compileGlobs(Opts.EntryGlobs);
-  std::vector<GlobPattern> ExcludeGlobs = compileGlobs(Opts.ExcludeGlobs);
+  UseDefaultRule = !HasMarkers && Opts.EntryGlobs.empty();
+}
 
-  SmallVector<Function *, 4> Copies;
-  for (Function &F : M) {
-    if (F.isDeclaration() || isOptedOut(F))
-      continue;
-    if (isRecoverCopy(F)) {
-      Copies.push_back(&F);
-      continue;
-    }
-    bool Entry = Marked.count(&F) || matchesAny(EntryGlobs, F.getName()) ||
-                 (UseDefaultRule && isExternallyVisibleDefinition(F));
-    if (Entry && !matchesAny(ExcludeGlobs, F.getName()))
-      Entries.insert(&F);
-  }
+bool EntryPoints::isEntry(const Function &F) const {
+  if (F.isDeclaration() || isOptedOut(F))
+    return false;
   // A recover copy is called where its function was: an entry point when
   // that is one.
-  for (Function *Copy : Copies)
-    if (Function *Original = M.getFunction(sourceFunctionName(*Copy)))
-      if (Entries.count(Original))
-        Entries.insert(Copy);
+  if (isRecoverCopy(F)) {
+    const Function *Original = M.getFunction(sourceFunctionName(F));
+    return Original && Original != &F && isEntry(*Original);
+  }
+  bool Entry = Marked.count(&F) || hasKernelCallingConv(F) ||
+               F.hasFnAttribute(EntryAttr) ||
+               matchesAny(EntryGlobs, F.getName()) ||
+               (UseDefaultRule && isExternallyVisibleDefinition(F));
+  return Entry && !matchesAny(ExcludeGlobs, F.getName());
 }
 
 } // namespace alignguard

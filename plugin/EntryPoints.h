@@ -23,6 +23,9 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/GlobPattern.h"
+
+#include <vector>
 
 namespace alignguard {
 
@@ -34,18 +37,25 @@ inline constexpr const char *EntryAnnotation = "alignguard_entry";
 
 class EntryPoints {
 public:
-  /// Classifies every definition of M. An invalid glob in Opts is a bug of
+  /// Reads M's markers and Opts' globs. An invalid glob in Opts is a bug of
   /// the caller: parseAlignGuardOptions has rejected it already.
   EntryPoints(llvm::Module &M, const AlignGuardOptions &Opts);
 
-  bool isEntry(const llvm::Function &F) const { return Entries.count(&F); }
+  /// Whether F, a function of M, is an entry point now (its linkage and
+  /// attributes as they are, the module's markers as they were read).
+  bool isEntry(const llvm::Function &F) const;
   /// True when the module marks entry points itself (calling convention,
   /// metadata, attribute or annotation), so the default rule is off.
   bool moduleHasMarkers() const { return HasMarkers; }
 
 private:
-  llvm::SmallPtrSet<const llvm::Function *, 16> Entries;
+  const llvm::Module &M;
+  std::vector<llvm::GlobPattern> EntryGlobs, ExcludeGlobs;
+  /// Marked by module metadata, annotation, calling convention or attribute.
+  llvm::SmallPtrSet<llvm::Function *, 16> Marked;
   bool HasMarkers = false;
+  /// No markers and no entry=GLOB: every externally visible definition.
+  bool UseDefaultRule = false;
 };
 
 /// True when F opted out with "no-align-guard".

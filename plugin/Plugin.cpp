@@ -14,6 +14,12 @@
 //     once, it registers the option; it registers no frontend plugin). The
 //     wrappers (scripts/alignguard-clang) and alignguard_instrument() write
 //     the right flags for their plugin's major.
+//   - at the CGSCC optimizer-late extension point, once the inliner has
+//     run on a function and before it is inlined into its callers, every
+//     align-guard of that pipeline as `align-guard-inlined-accesses`
+//     (InlinedAccessesPass.h): with `accesses` it checks the accesses the
+//     inliner brought into an entry point, so copies inlined into callers
+//     in the same file carry the check; without, it warns about them.
 //   - after the inliners (Compat.h, registerAfterInliningEPCallback),
 //     every `align-guard<accesses>` of that pipeline once more as
 //     `align-guard<...;accesses-only>`: the aligned accesses of always-inline
@@ -43,6 +49,7 @@
 #include "Compat.h"
 #include "DeferredChecks.h"
 #include "Diagnostics.h"
+#include "InlinedAccessesPass.h"
 #include "Options.h"
 #include "OutlineBodyPass.h"
 
@@ -81,19 +88,27 @@ public:
     diagnose(M.getContext(), Message, DS_Error);
     return PreservedAnalyses::all();
   }
+  /// In a function pipeline: once, at the first function.
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    if (!Reported)
+      diagnose(F.getContext(), Message, DS_Error);
+    Reported = true;
+    return PreservedAnalyses::all();
+  }
   static bool isRequired() { return true; }
 
 private:
   std::string Message;
+  bool Reported = false;
 };
 
 /// Adds PassT built from the parsed parameters, or the error in their place.
-template <typename PassT, typename OptionsT>
-void addPass(ModulePassManager &MPM, Expected<OptionsT> Opts) {
+template <typename PassT, typename PassManagerT, typename OptionsT>
+void addPass(PassManagerT &PM, Expected<OptionsT> Opts) {
   if (!Opts)
-    MPM.addPass(ReportErrorPass(toString(Opts.takeError())));
+    PM.addPass(ReportErrorPass(toString(Opts.takeError())));
   else
-    MPM.addPass(PassT(std::move(*Opts)));
+    PM.addPass(PassT(std::move(*Opts)));
 }
 
 /// True while the configured pipeline (-alignguard-pipeline or
@@ -145,6 +160,14 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM) {
   return false;
 }
 
+bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM) {
+  StringRef Params;
+  if (!matchPassName(Name, "align-guard-inlined-accesses", Params))
+    return false;
+  addPass<InlinedAccessesPass>(FPM, parseAlignGuardOptions(Params));
+  return true;
+}
+
 constexpr const char *PipelineEnvVar = "ALIGNGUARD_PIPELINE";
 constexpr const char *DefaultPipeline = "align-guard";
 
@@ -170,12 +193,12 @@ void addAtPipelineStart(PassBuilder &PB, ModulePassManager &MPM) {
                                 "': " + toString(std::move(Err))));
 }
 
-/// The `align-guard<accesses>` passes of Text, in order, made accesses-only.
-/// Text is read as PassBuilder reads a pipeline, a pass name between each
-/// ',', '(' and ')', but not parsed by it: its parser calls parseModulePass
-/// once more to ask whether a name is a module pass, and the rest of the
-/// text has run at pipeline start (which reported any error in it).
-std::vector<AlignGuardOptions> accessParts(StringRef Text) {
+/// Every `align-guard` of Text, in order, deferred. Text is read as
+/// PassBuilder reads a pipeline, a pass name between each ',', '(' and ')',
+/// but not parsed by it: its parser calls parseModulePass once more to ask
+/// whether a name is a module pass, and the rest of the text has run at
+/// pipeline start (which reported any error in it).
+std::vector<AlignGuardOptions> guardParts(StringRef Text) {
   std::vector<AlignGuardOptions> Parts;
   while (!Text.empty()) {
     size_t End = Text.find_first_of(",()");
@@ -188,13 +211,34 @@ std::vector<AlignGuardOptions> accessParts(StringRef Text) {
       consumeError(Opts.takeError());
       continue;
     }
-    if (!runsAfterInlining(*Opts))
-      continue;
-    Opts->AccessesOnly = true;
     Opts->Deferred = true;
     Parts.push_back(std::move(*Opts));
   }
   return Parts;
+}
+
+/// The `align-guard<accesses>` passes of Text, in order, made accesses-only.
+std::vector<AlignGuardOptions> accessParts(StringRef Text) {
+  std::vector<AlignGuardOptions> Parts = guardParts(Text);
+  llvm::erase_if(Parts, [](const AlignGuardOptions &Opts) {
+    return !runsAfterInlining(Opts);
+  });
+  for (AlignGuardOptions &Opts : Parts)
+    Opts.AccessesOnly = true;
+  return Parts;
+}
+
+/// Once the inliner has run on a function, before its callers: every
+/// `align-guard` of the configured pipeline as align-guard-inlined-accesses.
+void addInlinedAccesses(CGSCCPassManager &CGPM) {
+  if (ParsingEnv)
+    return;
+  FunctionPassManager FPM;
+  for (AlignGuardOptions &Opts : guardParts(configuredPipeline().first))
+    if (!Opts.AccessesOnly)
+      FPM.addPass(InlinedAccessesPass(std::move(Opts)));
+  if (!FPM.isEmpty())
+    CGPM.addPass(createCGSCCToFunctionPassAdaptor(std::move(FPM)));
 }
 
 /// After the inliners: the `align-guard<accesses>` passes of the configured
@@ -214,9 +258,19 @@ void registerCallbacks(PassBuilder &PB) {
         return parseModulePass(Name, MPM);
       });
 
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        return parseFunctionPass(Name, FPM);
+      });
+
   PB.registerPipelineStartEPCallback(
       [&PB](ModulePassManager &MPM, auto /*OptimizationLevel*/) {
         addAtPipelineStart(PB, MPM);
+      });
+  PB.registerCGSCCOptimizerLateEPCallback(
+      [](CGSCCPassManager &CGPM, auto /*OptimizationLevel*/) {
+        addInlinedAccesses(CGPM);
       });
   compat::registerAfterInliningEPCallback(
       PB, [](ModulePassManager &MPM, auto /*OptimizationLevel*/) {

@@ -1,0 +1,76 @@
+//===- InlinedAccessesPass.h - Accesses checked before their kernel inlines ===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// In clang's pipeline the over-aligned accesses of SIMD wrappers
+// (_mm256_load_ps, Eigen's pload, Highway's Load, xsimd's load_aligned)
+// reach an entry point only once the inliner has put them there; at
+// pipeline start they are calls. The inliner then goes on to inline that
+// entry point into its callers in the same translation unit (a test's
+// main, a dispatcher), where its pointers are no longer arguments. This
+// function pass runs at the CGSCC optimizer-late extension point, once the
+// inliner and the function simplification pipeline have run on a
+// function's call graph SCC and before any of its callers is visited:
+//
+//   - with `accesses`, it checks the over-aligned accesses on an entry
+//     point's arguments there (deferred, as align-guard<accesses-only>),
+//     so that every copy the inliner makes afterwards carries the check;
+//     under `fallback`, which needs a copy of the function, it keeps the
+//     entry point out of its callers instead (`noinline`), and the
+//     module-level run after the inliners checks it;
+//   - without, it warns once per entry point whose arguments such
+//     accesses would need checked, naming the switch.
+//
+// It decides nothing of its own: the collector, the planner and the
+// emitter are align-guard's (AlignGuardPass.h). What it leaves out is
+// reported by the module-level run after the inliners.
+//
+//   opt -passes='cgscc(function(align-guard-inlined-accesses<accesses>))'
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_INLINEDACCESSESPASS_H
+#define ALIGNGUARD_INLINEDACCESSESPASS_H
+
+#include "EntryPoints.h"
+#include "Options.h"
+#include "Suppressions.h"
+
+#include "llvm/IR/PassManager.h"
+
+#include <memory>
+
+namespace alignguard {
+
+class InlinedAccessesPass : public llvm::PassInfoMixin<InlinedAccessesPass> {
+public:
+  explicit InlinedAccessesPass(AlignGuardOptions Opts);
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+  static bool isRequired() { return true; }
+  void printPipeline(
+      llvm::raw_ostream &OS,
+      llvm::function_ref<llvm::StringRef(llvm::StringRef)> /*MapClassName*/) {
+    OS << "align-guard-inlined-accesses<";
+    printAlignGuardOptions(OS, Opts);
+    OS << '>';
+  }
+
+private:
+  /// What the pass reads of the whole module, once per module.
+  struct ModuleFacts {
+    const llvm::Module *M = nullptr;
+    std::unique_ptr<EntryPoints> Entries;
+    std::unique_ptr<Suppressions> Suppressed;
+    FailureAction Action = FailureAction::Abort;
+    /// False when the module cannot be instrumented (a bad ignorelist, a
+    /// clash with the runtime's hooks): the module-level run says why.
+    bool Usable = false;
+  };
+  ModuleFacts &facts(llvm::Module &M);
+
+  AlignGuardOptions Opts;
+  std::shared_ptr<ModuleFacts> Facts;
+};
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_INLINEDACCESSESPASS_H
