@@ -7,9 +7,11 @@
 // pipeline start they are calls. The inliner then goes on to inline that
 // entry point into its callers in the same translation unit (a test's
 // main, a dispatcher), where its pointers are no longer arguments. This
-// function pass runs at the CGSCC optimizer-late extension point, once the
-// inliner and the function simplification pipeline have run on a
-// function's call graph SCC and before any of its callers is visited:
+// function pass runs at the scalar-optimizer-late extension point, the end
+// of the function simplification pipeline that the inliner's walk of the
+// call graph runs on a function once it has inlined into it (the
+// arguments' pointers are values again, not stack slots of inlined
+// wrappers), and before any of its callers is visited:
 //
 //   - with `accesses`, it checks the over-aligned accesses on an entry
 //     point's arguments there (deferred, as align-guard<accesses-only>),

@@ -14,8 +14,10 @@
 //     once, it registers the option; it registers no frontend plugin). The
 //     wrappers (scripts/alignguard-clang) and alignguard_instrument() write
 //     the right flags for their plugin's major.
-//   - at the CGSCC optimizer-late extension point, once the inliner has
-//     run on a function and before it is inlined into its callers, every
+//   - at the scalar-optimizer-late extension point, the end of the
+//     function simplification pipeline that the inliner's call graph walk
+//     runs on each function once it has inlined into it, before the
+//     function is inlined into its callers, every
 //     align-guard of that pipeline as `align-guard-inlined-accesses`
 //     (InlinedAccessesPass.h): with `accesses` it checks the accesses the
 //     inliner brought into an entry point, so copies inlined into callers
@@ -228,17 +230,15 @@ std::vector<AlignGuardOptions> accessParts(StringRef Text) {
   return Parts;
 }
 
-/// Once the inliner has run on a function, before its callers: every
-/// `align-guard` of the configured pipeline as align-guard-inlined-accesses.
-void addInlinedAccesses(CGSCCPassManager &CGPM) {
+/// Once the inliner has run on a function and simplified it, before its
+/// callers: every `align-guard` of the configured pipeline as
+/// align-guard-inlined-accesses.
+void addInlinedAccesses(FunctionPassManager &FPM) {
   if (ParsingEnv)
     return;
-  FunctionPassManager FPM;
   for (AlignGuardOptions &Opts : guardParts(configuredPipeline().first))
     if (!Opts.AccessesOnly)
       FPM.addPass(InlinedAccessesPass(std::move(Opts)));
-  if (!FPM.isEmpty())
-    CGPM.addPass(createCGSCCToFunctionPassAdaptor(std::move(FPM)));
 }
 
 /// After the inliners: the `align-guard<accesses>` passes of the configured
@@ -268,9 +268,9 @@ void registerCallbacks(PassBuilder &PB) {
       [&PB](ModulePassManager &MPM, auto /*OptimizationLevel*/) {
         addAtPipelineStart(PB, MPM);
       });
-  PB.registerCGSCCOptimizerLateEPCallback(
-      [](CGSCCPassManager &CGPM, auto /*OptimizationLevel*/) {
-        addInlinedAccesses(CGPM);
+  PB.registerScalarOptimizerLateEPCallback(
+      [](FunctionPassManager &FPM, auto /*OptimizationLevel*/) {
+        addInlinedAccesses(FPM);
       });
   compat::registerAfterInliningEPCallback(
       PB, [](ModulePassManager &MPM, auto /*OptimizationLevel*/) {

@@ -7,6 +7,8 @@
 #
 #   scripts/test.sh [MAJOR...]
 #   scripts/test.sh 14 15 16 19 22    # every LLVM Debian 12 packages
+# With 14 and 22 among the majors it then runs every command block of
+# README.md and docs/ (tests/tools/run-docs.py).
 # As root (CI) it also installs the Debian packages it builds into a fresh
 # Debian 12 root (debootstrap, the network, minutes a major: test `clean-root`);
 # ALIGNGUARD_TEST_CLEAN_ROOT=0 leaves that out, =1 asks for it (it then fails
@@ -47,6 +49,17 @@ if ((${#majors[@]} > 1 && ${#failed[@]} == 0)); then
   for n in "${majors[@]}"; do builds+=("build-$n"); done
   tests/install/multi-major-test.sh "$PWD/build-install-multi" "${builds[@]}" ||
     failed+=("${majors[*]} (installed together)")
+fi
+
+# Every command the README and docs/ show, run as they show it, against
+# build-14 and build-22 (the majors the pages name).
+if [[ " ${majors[*]} " == *" 14 "* && " ${majors[*]} " == *" 22 "* ]]; then
+  if ((${#failed[@]} == 0)); then
+    echo "=== README.md and docs/: every command block ==="
+    tests/tools/run-docs.py "$PWD" "$PWD/build-docs" || failed+=("(the docs' commands)")
+  fi
+else
+  echo "test.sh: NOT running the docs' commands (they use LLVM 14 and 22; given: ${majors[*]})"
 fi
 
 if ((${#failed[@]})); then
