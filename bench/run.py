@@ -318,11 +318,6 @@ def snapshot(t):
         src, dst = getattr(t, attr), os.path.join(t.work, name)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copy2(src, dst)
-        # The runtime's libalignguard_rt.a can be a linker script that adds
-        # alignguard/libalignguard_rt.a beside it: copy that too.
-        sub = os.path.join(os.path.dirname(src), "alignguard")
-        if attr == "runtime" and os.path.isdir(sub):
-            shutil.copytree(sub, os.path.join(os.path.dirname(dst), "alignguard"))
         with open(dst, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()[:12]
         info[attr] = "%s (sha256 %s, built %s)" % (

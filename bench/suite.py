@@ -71,10 +71,6 @@ def snapshot(build_root, n):
     os.makedirs(os.path.join(dst, "runtime"))
     shutil.copy2(os.path.join(src, "AlignGuard.so"), dst)
     shutil.copy2(os.path.join(src, "runtime", "libalignguard_rt.a"), os.path.join(dst, "runtime"))
-    # libalignguard_rt.a can be a linker script naming alignguard/libalignguard_rt.a.
-    sub = os.path.join(src, "runtime", "alignguard")
-    if os.path.isdir(sub):
-        shutil.copytree(sub, os.path.join(dst, "runtime", "alignguard"))
     log("LLVM %d: plugin and runtime copied from %s" % (n, src))
     return root
 

@@ -5,11 +5,10 @@
 #   lib/alignguard/llvm-N/AlignGuard.so          the plugin of LLVM N   } component
 #   lib/alignguard/llvm-N/AlignGuard.llvm-bin    its LLVM's bin dir     } llvmN
 #   lib/pkgconfig/alignguard-llvmN.pc            -fpass-plugin, clang   }
-#   lib/libalignguard_rt.a, include/alignguard/  the runtime (a link     } component
-#   lib/alignguard/libalignguard_rt.a            script; the archive)  }
+#   lib/libalignguard_rt.a, include/alignguard/  the runtime archive   } component
+#   lib/libalignguard_rt.so                      its -l linker script  }
 #   lib/cmake/AlignGuard/                        find_package(AlignGuard) } dev: the
 #   lib/pkgconfig/alignguard.pc                  the runtime's flags    } same files
-#   lib/alignguard/alignguard-launch             alignguard_instrument's } from every
 #   bin/alignguard, share/man/man1/alignguard.1  the driver             } major
 #   share/doc/alignguard/                        README, LICENSE        }
 #
@@ -33,10 +32,10 @@ install(FILES "${PROJECT_BINARY_DIR}/alignguard-llvm${ALIGNGUARD_MAJOR}.pc"
   DESTINATION lib/pkgconfig COMPONENT ${ALIGNGUARD_LLVM_COMPONENT})
 
 # What every major shares.
-# lib/libalignguard_rt.a is the link script, lib/alignguard/ the archive it
-# names (runtime/CMakeLists.txt).
-install(TARGETS alignguard_rt ARCHIVE DESTINATION lib/alignguard COMPONENT dev)
-install(FILES "${ALIGNGUARD_RUNTIME_LINK_SCRIPT}" DESTINATION lib COMPONENT dev)
+# lib/libalignguard_rt.a is the archive, lib/libalignguard_rt.so the linker
+# script beside it that -lalignguard_rt finds (runtime/CMakeLists.txt).
+install(TARGETS alignguard_rt ARCHIVE DESTINATION lib COMPONENT dev)
+install(FILES "${ALIGNGUARD_RUNTIME_SCRIPT}" DESTINATION lib COMPONENT dev)
 install(DIRECTORY runtime/include/ DESTINATION include COMPONENT dev)
 include(CMakePackageConfigHelpers)
 write_basic_package_version_file(
@@ -48,8 +47,6 @@ install(FILES cmake/AlignGuardConfig.cmake cmake/AlignGuardInstrument.cmake
 configure_file(cmake/alignguard.pc.in "${PROJECT_BINARY_DIR}/alignguard.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/alignguard.pc"
   DESTINATION lib/pkgconfig COMPONENT dev)
-install(PROGRAMS cmake/alignguard-launch DESTINATION lib/alignguard
-  COMPONENT dev)
 install(PROGRAMS scripts/alignguard DESTINATION bin COMPONENT dev)
 # The compiler wrappers, once they are in the tree (issue 11, item 3).
 foreach(wrapper alignguard-clang alignguard-clang++)

@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Writes libalignguard_rt.a, the file users link: a linker script (GNU ld,
-# gold and lld read it, as they read libc.so) that names every symbol the
-# runtime defines as needed (EXTERN) and then adds the archive itself
-# (INPUT, found relative to the script's own directory). The runtime's
-# members are therefore linked wherever the file stands on the command
-# line: before the objects that call the hooks too (CMAKE_EXE_LINKER_FLAGS,
-# LDFLAGS), where a plain archive would leave
-# `undefined reference to '__alignguard_report_abort'`.
+# Writes libalignguard_rt.so, the linker script that sits beside the runtime
+# archive libalignguard_rt.a (as Debian's libc.so sits beside libc.a): it
+# names every symbol the archive defines as needed (EXTERN) and then adds the
+# archive (INPUT, found in the script's own directory). A linker resolving
+# -lalignguard_rt looks for libalignguard_rt.so before libalignguard_rt.a, so
+# `cc -lalignguard_rt objs` links the runtime's members even though the
+# objects that call the hooks come after it (GNU ld, gold and lld read the
+# script), where the archive there would leave
+# `undefined reference to '__alignguard_report_abort'`. Everything that names
+# the archive itself (a path after the objects, ar, CMake's imported target,
+# pkg-config, rustc's static kind) gets the real archive.
 #
-#   cmake -DNM=nm -DARCHIVE=<dir>/alignguard/libalignguard_rt.a
-#         -DMEMBERS=alignguard/libalignguard_rt.a -DOUTPUT=<dir>/libalignguard_rt.a
-#         -P RuntimeLinkScript.cmake
-foreach(var NM ARCHIVE MEMBERS OUTPUT)
+#   cmake -DNM=nm -DARCHIVE=<dir>/libalignguard_rt.a
+#         -DOUTPUT=<dir>/libalignguard_rt.so -P RuntimeLinkScript.cmake
+foreach(var NM ARCHIVE OUTPUT)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "RuntimeLinkScript.cmake: -D${var}=... missing")
   endif()
@@ -34,15 +36,21 @@ if(has_abort EQUAL -1)
   message(FATAL_ERROR "RuntimeLinkScript.cmake: ${ARCHIVE} defines no "
     "__alignguard_report_abort (nm found: ${symbols})")
 endif()
+get_filename_component(archive_name "${ARCHIVE}" NAME)
 string(REPLACE ";" "\n  " extern "${symbols}")
+# "GNU ld script" in the first line: ldconfig, which looks at every lib*.so
+# in the library directories, then knows the file for a script (as libc.so)
+# and does not complain that it is not an ELF file.
 file(WRITE "${OUTPUT}.tmp"
-"/* AlignGuard's runtime: a linker script, not an archive. It makes every
-   symbol of the runtime needed, then adds the archive (relative to this
-   file's directory), so it links before or after the objects that call
-   the hooks. The archive itself: ${MEMBERS} */
+"/* GNU ld script
+   AlignGuard's runtime as -lalignguard_rt finds it: every symbol of the
+   runtime is made needed, then the archive beside this file is added, so
+   -lalignguard_rt links before or after the objects that call the hooks.
+   Not a shared library: the runtime links statically, and anything that
+   wants the archive itself takes ${archive_name}. */
 EXTERN(
   ${extern}
 )
-INPUT(${MEMBERS})
+INPUT(${archive_name})
 ")
 file(RENAME "${OUTPUT}.tmp" "${OUTPUT}")

@@ -14,6 +14,7 @@
 #include "PromiseDescription.h"
 #include "Promises.h"
 #include "RuntimeABI.h"
+#include "SubjectNames.h"
 #include "UnalignedCopies.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -61,6 +62,11 @@ void warnUnchecked(const CheckPlan &Plan) {
              " are not checked; add the 'accesses' option to check them "
              "(align-guard<ACTION;accesses>, --alignguard=ACTION,accesses, "
              "alignguard_instrument(... ACCESSES))");
+}
+
+/// Whether pipeline start made a recover copy of F (UnalignedCopies.h).
+bool hasRecoverCopy(const Function &F) {
+  return F.getParent()->getFunction((F.getName() + RecoverSuffix).str());
 }
 
 } // namespace
@@ -111,9 +117,11 @@ PreservedAnalyses InlinedAccessesPass::run(Function &F,
   }
   if (Plan.empty())
     return PreservedAnalyses::all();
-  if (MF.Action == FailureAction::Fallback) {
-    // The fallback copy is made by the module-level run after the
-    // inliners, which cannot reach copies already inlined into callers.
+  if (MF.Action == FailureAction::Fallback || hasRecoverCopy(F)) {
+    // The module-level run after the inliners checks F with the copy made
+    // from it (fallback's, or recover's rerun copy, whose checks take F's
+    // descriptors); it cannot reach copies of F already inlined into
+    // callers, so F stays out of them.
     F.addFnAttr(Attribute::NoInline);
     return PreservedAnalyses::none();
   }

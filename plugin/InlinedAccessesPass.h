@@ -16,9 +16,10 @@
 //   - with `accesses`, it checks the over-aligned accesses on an entry
 //     point's arguments there (deferred, as align-guard<accesses-only>),
 //     so that every copy the inliner makes afterwards carries the check;
-//     under `fallback`, which needs a copy of the function, it keeps the
-//     entry point out of its callers instead (`noinline`), and the
-//     module-level run after the inliners checks it;
+//     where the checks go with a copy of the function (fallback's, or a
+//     recover copy pipeline start made), it keeps the entry point out of
+//     its callers instead (`noinline`), and the module-level run after
+//     the inliners checks both;
 //   - without, it warns once per entry point whose arguments such
 //     accesses would need checked, naming the switch.
 //

@@ -37,10 +37,14 @@
  * and may run in any context (signal handlers, half-initialised processes,
  * programs without libstdc++), so it uses nothing but libc: no malloc, no
  * stdio, no locks. Lines are built in a bounded stack buffer with the
- * hand-written appenders of format.h and leave with one write(2). The one
- * thread-local, the last-error buffer, is static storage too; only the first
- * touch of it on a thread, when this code sits in a dlopen'ed shared library,
- * may make the C library allocate (__tls_get_addr).
+ * hand-written appenders of format.h and leave with one write(2). The state
+ * (counts, handler, options, sites seen, each thread's last error) is static
+ * storage in alignguard_state.c, which this file reaches through the dynamic
+ * linker's binding, so that the copies of the runtime in several shared
+ * libraries agree on one state per lookup scope (state.h). Only the first
+ * touch of the thread-local last error on a thread, when the runtime sits in
+ * a dlopen'ed shared library, may make the C library allocate
+ * (__tls_get_addr).
  *
  * ALIGNGUARD_OPTIONS=key=value:key=value, read on the first report/fallback:
  *   log_path=PATH|stderr   append reports to PATH (default: stderr); a PATH
@@ -55,78 +59,29 @@
 #include "alignguard/alignguard.h"
 
 #include "format.h"
+#include "state.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#ifndef PATH_MAX
-#define PATH_MAX 4096
-#endif
-
 #define AG_API __attribute__((visibility("default")))
 
-/// Distinct sites remembered for deduplication (as in ubsan_minimal), per
-/// table.
-#define AG_SITE_SLOTS 256
+/* The state, defined in alignguard_state.c and reached through the dynamic
+   linker's binding (state.h): the first copy of the runtime in this
+   library's lookup scope. */
+#define g_state __alignguard_state_v1
+#define t_state __alignguard_thread_state_v1
 
-static _Atomic uint64_t g_violations;
-static _Atomic uint64_t g_fallbacks;
-static _Atomic(alignguard_handler) g_handler;
-static _Atomic(void *) g_handler_user;
-
-/* Options. g_options_ready is set (release) after the values below. */
-static _Atomic int g_options_ready;
-static _Atomic int g_log_fd = -1;
-static _Atomic int g_quiet;
-static _Atomic int g_report_fallback;
-/// Concurrent first reports may all parse; only the one that takes this flag
-/// prints diagnostics, so a bad option is complained about once.
-static atomic_flag g_options_diag_taken = ATOMIC_FLAG_INIT;
-/// The log_path that g_log_fd was opened from, for the line that says why
-/// the runtime gives the log up: written once, by the parse that published
-/// g_log_fd, before it stores (release) the length; 0 until then.
-static char g_log_path[PATH_MAX];
-static _Atomic size_t g_log_path_len;
-
-/// Sites already reported. Slots only ever go from NULL to a site, never
-/// back. Violations and fallbacks have one table each, so a site's first
-/// fallback is reported even after its violation was (and the other way).
-typedef struct {
-  _Atomic(const alignguard_site *) slots[AG_SITE_SLOTS];
-  atomic_flag null_seen; /* the NULL site, which has no slot */
-  atomic_flag full_said; /* the "too many distinct sites" line went out */
-  const char *full_line; /* that line */
-} ag_site_table;
-
-static ag_site_table g_violation_sites = {
-    {NULL},
-    ATOMIC_FLAG_INIT,
-    ATOMIC_FLAG_INIT,
+static const char too_many_violation_sites[] =
     "alignguard: too many distinct failing sites; further new sites are "
-    "counted, not reported"};
-static ag_site_table g_fallback_sites = {
-    {NULL},
-    ATOMIC_FLAG_INIT,
-    ATOMIC_FLAG_INIT,
+    "counted, not reported";
+static const char too_many_fallback_sites[] =
     "alignguard: too many distinct sites running the unaligned fallback; "
-    "further new sites are counted, not reported"};
-
-/// This thread's last violation or fallback, and its report line, formatted
-/// on first demand (a kernel that falls back on every call should not pay
-/// for a message nobody reads); "" before the first. No allocation.
-typedef struct {
-  const alignguard_site *site;
-  uint64_t pointer, alignment;
-  int64_t offset;
-  int pending; /* recorded, not formatted yet */
-  char line[AG_LINE_MAX];
-} ag_last_error;
-static _Thread_local ag_last_error t_last_error;
+    "further new sites are counted, not reported";
 
 /*===-- Output ------------------------------------------------------------===*/
 
@@ -216,18 +171,18 @@ static void say_on_stderr(const char *a, const char *b, size_t blen,
 /// writing to it and a closed number could be reused for a file of the
 /// program's.
 static void write_report_line(ag_out *o) {
-  int fd = atomic_load(&g_log_fd);
+  int fd = atomic_load(&g_state.log_fd);
   int err = write_line(fd, o);
   if (err == 0 || fd == 2)
     return; /* stderr itself failed: there is nowhere better to say so */
-  if (atomic_compare_exchange_strong(&g_log_fd, &fd, 2)) {
+  if (atomic_compare_exchange_strong(&g_state.log_fd, &fd, 2)) {
     /* 0 only while the parse that opened the log is still publishing its
        name. */
     size_t path_len =
-        atomic_load_explicit(&g_log_path_len, memory_order_acquire);
+        atomic_load_explicit(&g_state.log_path_len, memory_order_acquire);
     if (path_len)
-      say_on_stderr("cannot write to log_path '", g_log_path, path_len, "'",
-                    err, "; reporting to stderr");
+      say_on_stderr("cannot write to log_path '", g_state.log_path, path_len,
+                    "'", err, "; reporting to stderr");
     else
       say_on_stderr("cannot write to log_path", NULL, 0, "", err,
                     "; reporting to stderr");
@@ -281,7 +236,7 @@ static void parse_flag(const char *field, const char *end, const char *val,
 /// first reports may each run it; the log fd is published by compare-exchange
 /// and a loser closes the file it opened.
 static void parse_options(void) {
-  int diag = !atomic_flag_test_and_set(&g_options_diag_taken);
+  int diag = !atomic_flag_test_and_set(&g_state.options_diag_taken);
   const char *p = getenv("ALIGNGUARD_OPTIONS");
   const char *path = NULL;
   size_t path_len = 0;
@@ -314,22 +269,23 @@ static void parse_options(void) {
   int fd = 2;
   if (path && !equals(path, path_len, "stderr"))
     fd = open_log(path, path_len, diag);
-  atomic_store(&g_quiet, quiet);
-  atomic_store(&g_report_fallback, report_fallback);
+  atomic_store(&g_state.quiet, quiet);
+  atomic_store(&g_state.report_fallback, report_fallback);
   int unset = -1;
-  if (atomic_compare_exchange_strong(&g_log_fd, &unset, fd)) {
+  if (atomic_compare_exchange_strong(&g_state.log_fd, &unset, fd)) {
     if (fd != 2) { /* open_log opens only paths shorter than PATH_MAX */
-      memcpy(g_log_path, path, path_len);
-      atomic_store_explicit(&g_log_path_len, path_len, memory_order_release);
+      memcpy(g_state.log_path, path, path_len);
+      atomic_store_explicit(&g_state.log_path_len, path_len,
+                            memory_order_release);
     }
   } else if (fd != 2) {
     close(fd);
   }
-  atomic_store_explicit(&g_options_ready, 1, memory_order_release);
+  atomic_store_explicit(&g_state.options_ready, 1, memory_order_release);
 }
 
 static void ensure_options(void) {
-  if (!atomic_load_explicit(&g_options_ready, memory_order_acquire))
+  if (!atomic_load_explicit(&g_state.options_ready, memory_order_acquire))
     parse_options();
 }
 
@@ -513,9 +469,10 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
   /* alignguard_set_handler stores the user, then (release) the handler; so
      loading the handler first (acquire) never pairs it with an older user. */
   alignguard_handler handler =
-      atomic_load_explicit(&g_handler, memory_order_acquire);
-  void *user = atomic_load_explicit(&g_handler_user, memory_order_relaxed);
-  if (!handler && atomic_load(&g_quiet))
+      atomic_load_explicit(&g_state.handler, memory_order_acquire);
+  void *user =
+      atomic_load_explicit(&g_state.handler_user, memory_order_relaxed);
+  if (!handler && atomic_load(&g_state.quiet))
     return;
 
   const alignguard_site *descriptor = site;
@@ -577,17 +534,17 @@ static int first_at_site(ag_site_table *table, const alignguard_site *site) {
 }
 
 /// Reports `site` if it is new to `table`; says once when the table is full.
-static void deliver_once(ag_site_table *table, const alignguard_site *site,
-                         uint64_t pointer, uint64_t alignment, int64_t offset,
-                         int fallback) {
+static void deliver_once(ag_site_table *table, const char *full_line,
+                         const alignguard_site *site, uint64_t pointer,
+                         uint64_t alignment, int64_t offset, int fallback) {
   int first = first_at_site(table, site);
   if (first > 0) {
     deliver(site, pointer, alignment, offset, 0, fallback);
   } else if (first < 0 && !atomic_flag_test_and_set(&table->full_said)) {
-    if (!atomic_load(&g_quiet)) {
+    if (!atomic_load(&g_state.quiet)) {
       char line[AG_LINE_MAX];
       ag_out o = {line, sizeof line, 0};
-      put_str(&o, table->full_line);
+      put_str(&o, full_line);
       write_report_line(&o);
     }
   }
@@ -598,21 +555,22 @@ static void deliver_once(ag_site_table *table, const alignguard_site *site,
 /// already sees this report in alignguard_last_error().
 static void record_last_error(const alignguard_site *site, uint64_t pointer,
                               uint64_t alignment, int64_t offset) {
-  t_last_error.site = site;
-  t_last_error.pointer = pointer;
-  t_last_error.alignment = alignment;
-  t_last_error.offset = offset;
-  t_last_error.pending = 1;
+  t_state.site = site;
+  t_state.pointer = pointer;
+  t_state.alignment = alignment;
+  t_state.offset = offset;
+  t_state.pending = 1;
 }
 
 AG_API void __alignguard_report(const alignguard_site *site, uint64_t pointer,
                                 uint64_t alignment, int64_t offset) {
   int saved_errno = errno;
-  atomic_fetch_add_explicit(&g_violations, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&g_state.violations, 1, memory_order_relaxed);
   record_last_error(site, pointer, alignment, offset);
   ensure_options();
   errno = saved_errno; /* first: the handler may longjmp or throw past us */
-  deliver_once(&g_violation_sites, site, pointer, alignment, offset, 0);
+  deliver_once(&g_state.violation_sites, too_many_violation_sites, site,
+               pointer, alignment, offset, 0);
   errno = saved_errno;
 }
 
@@ -620,7 +578,7 @@ AG_API void __alignguard_report_abort(const alignguard_site *site,
                                       uint64_t pointer, uint64_t alignment,
                                       int64_t offset) {
   int saved_errno = errno;
-  atomic_fetch_add_explicit(&g_violations, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&g_state.violations, 1, memory_order_relaxed);
   record_last_error(site, pointer, alignment, offset);
   ensure_options();
   errno = saved_errno;
@@ -631,12 +589,13 @@ AG_API void __alignguard_report_abort(const alignguard_site *site,
 AG_API void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
                                   uint64_t alignment, int64_t offset) {
   int saved_errno = errno;
-  atomic_fetch_add_explicit(&g_fallbacks, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&g_state.fallbacks, 1, memory_order_relaxed);
   record_last_error(site, pointer, alignment, offset);
   ensure_options();
   errno = saved_errno;
-  if (atomic_load(&g_report_fallback))
-    deliver_once(&g_fallback_sites, site, pointer, alignment, offset, 1);
+  if (atomic_load(&g_state.report_fallback))
+    deliver_once(&g_state.fallback_sites, too_many_fallback_sites, site,
+                 pointer, alignment, offset, 1);
   errno = saved_errno;
 }
 
@@ -733,29 +692,29 @@ AG_API void __alignguard_fallback_first(uint64_t address0, uint64_t address1,
 /// old one. Install handlers before starting threads to avoid even that.
 AG_API alignguard_handler alignguard_set_handler(alignguard_handler fn,
                                                  void *user) {
-  atomic_store_explicit(&g_handler_user, user, memory_order_relaxed);
-  return atomic_exchange_explicit(&g_handler, fn, memory_order_release);
+  atomic_store_explicit(&g_state.handler_user, user, memory_order_relaxed);
+  return atomic_exchange_explicit(&g_state.handler, fn, memory_order_release);
 }
 
 AG_API uint64_t alignguard_violation_count(void) {
-  return atomic_load_explicit(&g_violations, memory_order_relaxed);
+  return atomic_load_explicit(&g_state.violations, memory_order_relaxed);
 }
 
 AG_API uint64_t alignguard_fallback_count(void) {
-  return atomic_load_explicit(&g_fallbacks, memory_order_relaxed);
+  return atomic_load_explicit(&g_state.fallbacks, memory_order_relaxed);
 }
 
 AG_API const char *alignguard_last_error(void) {
-  if (t_last_error.pending) {
-    alignguard_format_report(t_last_error.line, sizeof t_last_error.line,
-                             t_last_error.site, t_last_error.pointer,
-                             t_last_error.alignment, t_last_error.offset);
-    t_last_error.pending = 0;
+  if (t_state.pending) {
+    alignguard_format_report(t_state.line, sizeof t_state.line, t_state.site,
+                             t_state.pointer, t_state.alignment,
+                             t_state.offset);
+    t_state.pending = 0;
   }
-  return t_last_error.line;
+  return t_state.line;
 }
 
 AG_API void alignguard_clear_last_error(void) {
-  t_last_error.pending = 0;
-  t_last_error.line[0] = '\0';
+  t_state.pending = 0;
+  t_state.line[0] = '\0';
 }

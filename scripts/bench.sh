@@ -56,9 +56,8 @@ done
 scripts/setup.sh "${majors[@]}"
 
 # What the suite measures of each major (bench/suite.py, snapshot): the
-# plugin and the runtime as users link it, runtime/libalignguard_rt.a, which
-# target alignguard_rt_link_script writes (alignguard_rt alone makes only
-# the archive it names, under runtime/alignguard/).
+# plugin and the runtime archive, runtime/libalignguard_rt.a (target
+# alignguard_rt).
 suite_files=(AlignGuard.so runtime/libalignguard_rt.a)
 for n in "${majors[@]}"; do
   build="${root:-.}/build-$n"
@@ -68,7 +67,7 @@ for n in "${majors[@]}"; do
     echo "bench.sh: building the plugin and runtime in $build"
     cmake -S . -B "$build" -DLLVM_DIR="/usr/lib/llvm-$n/lib/cmake/llvm" >/dev/null
     cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
-      --target AlignGuard alignguard_rt_link_script >/dev/null
+      --target AlignGuard alignguard_rt >/dev/null
   fi
   for f in "${suite_files[@]}"; do
     [[ -f "$build/$f" ]] || {

@@ -6,7 +6,7 @@
 set -euo pipefail
 prefix=$1
 shift
-files=(lib/libalignguard_rt.a lib/alignguard/libalignguard_rt.a include/alignguard/alignguard.h
+files=(lib/libalignguard_rt.a lib/libalignguard_rt.so include/alignguard/alignguard.h
   lib/cmake/AlignGuard/AlignGuardConfig.cmake
   lib/cmake/AlignGuard/AlignGuardConfigVersion.cmake
   lib/cmake/AlignGuard/AlignGuardInstrument.cmake
@@ -31,5 +31,25 @@ for f in bin/alignguard lib/alignguard/alignguard-launch; do
     missing=1
   }
 done
+# The runtime: the archive itself, and beside it the linker script that
+# -lalignguard_rt finds, naming that archive; nothing of the runtime
+# anywhere else.
+if [[ -f "$prefix/lib/libalignguard_rt.a" ]] &&
+  [[ "$(head -c 7 "$prefix/lib/libalignguard_rt.a")" != '!<arch>' ]]; then
+  echo "check-layout: $prefix/lib/libalignguard_rt.a is not an ar archive" >&2
+  missing=1
+fi
+if [[ -f "$prefix/lib/libalignguard_rt.so" ]] &&
+  ! grep -qx 'INPUT(libalignguard_rt.a)' "$prefix/lib/libalignguard_rt.so"; then
+  echo "check-layout: $prefix/lib/libalignguard_rt.so is not the linker script" \
+    "naming libalignguard_rt.a" >&2
+  missing=1
+fi
+stray=$(cd "$prefix" && find . -name 'libalignguard_rt*' \
+  ! -path ./lib/libalignguard_rt.a ! -path ./lib/libalignguard_rt.so)
+if [[ -n "$stray" ]]; then
+  echo "check-layout: $prefix holds another runtime file:" $stray >&2
+  missing=1
+fi
 ((missing == 0)) || exit 1
 echo "check-layout: $prefix has the layout of LLVM $*"

@@ -43,10 +43,9 @@ config.substitutions.append(("%jit-host", config.jit_host))
 config.substitutions.append(("%examples", os.path.join(config.project_source, "examples")))
 # Longer names first: lit substitutes in this order.
 config.substitutions.append(("%rt-include", config.runtime_include))
-# The archive itself (%rt is the link script that names it), for tests that
-# put the runtime's members into an archive of their own.
-config.substitutions.append(("%rt-archive", os.path.join(
-    os.path.dirname(config.runtime_lib), "alignguard", "libalignguard_rt.a")))
+# The runtime archive, build-N/runtime/libalignguard_rt.a (after the objects,
+# as a path; libalignguard_rt.so beside it is the linker script that
+# -lalignguard_rt finds).
 config.substitutions.append(("%rt", config.runtime_lib))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%tools", os.path.join(config.project_source, "tests", "tools")))
@@ -127,6 +126,15 @@ for tool in ("sccache", "distcc"):
 # without it lit reports the test UNSUPPORTED, never passed.
 if shutil.which("cargo", path=config.environment["PATH"]):
     config.available_features.add("cargo")
+# numpy (Debian's python3-numpy), for the Python host (examples/python):
+# %numpy-python is the first of the tests' Python and Debian's python3 that
+# imports it. Without one lit reports the test UNSUPPORTED.
+for numpy_python in (config.python, "/usr/bin/python3"):
+    if os.path.exists(numpy_python) and subprocess.run(
+            [numpy_python, "-c", "import numpy"], capture_output=True).returncode == 0:
+        config.available_features.add("numpy")
+        config.substitutions.append(("%numpy-python", numpy_python))
+        break
 # Program tests on real kernel generators need Debian packages:
 # libhalide14-0-dev and g++ (halide: the test builds a Halide generator),
 # libhwy-dev (hwy), libxsimd-dev (xsimd). Without them lit reports the

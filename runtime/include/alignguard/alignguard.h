@@ -16,6 +16,13 @@
  *   cc kernel.c -fpass-plugin=AlignGuard.so -Ipath/to/runtime/include \
  *      path/to/libalignguard_rt.a
  *
+ * (the archive after the objects, or -Lpath/to -lalignguard_rt anywhere:
+ * libalignguard_rt.so beside the archive is a linker script that pulls it
+ * in). A shared library with instrumented code links its own copy and
+ * exports it; the copies in one process share one state per lookup scope,
+ * and a library's own functions always reach the state its kernels report
+ * to (docs/shared-libraries.md).
+ *
  * The pass emits one constant descriptor per check and calls
  *   __alignguard_report_abort(&site, pointer, alignment, offset)  (abort)
  *   __alignguard_report(&site, pointer, alignment, offset)        (recover,
