@@ -15,7 +15,9 @@
 # project's C (else C++) compiler when it is clang. With a compiler that is
 # not clang and no AlignGuard_LLVM_MAJOR, only AlignGuard::runtime is defined.
 # Variables: AlignGuard_LLVM_MAJOR, AlignGuard_PLUGIN (the plugin's path),
-# AlignGuard_LLVM_MAJORS (the majors installed).
+# AlignGuard_LLVM_MAJORS (the majors installed). Unless QUIET, a STATUS line
+# says which plugin it chose (`AlignGuard: plugin of LLVM N: PATH`), or why
+# none.
 
 cmake_minimum_required(VERSION 3.20)
 get_filename_component(_ag_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
@@ -59,10 +61,40 @@ endif()
 
 set(AlignGuard_PLUGIN "")
 if(NOT AlignGuard_LLVM_MAJOR)
-  set_property(GLOBAL PROPERTY ALIGNGUARD_PLUGIN_ERROR
-    "the project's compiler (${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}) "
-    "is not clang; set CMAKE_C_COMPILER to /usr/lib/llvm-N/bin/clang or "
-    "AlignGuard_LLVM_MAJOR to N (installed in ${_ag_prefix}: ${_ag_have})")
+  # The compilers found, of the languages the project enabled; one line,
+  # no list separators.
+  get_property(_ag_langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(_ag_found "")
+  set(_ag_set "")
+  set(_ag_n 0)
+  foreach(_ag_lang C CXX)
+    if(_ag_lang IN_LIST _ag_langs)
+      if(_ag_n GREATER 0)
+        string(APPEND _ag_found " and ")
+        string(APPEND _ag_set " and ")
+      endif()
+      math(EXPR _ag_n "${_ag_n} + 1")
+      if(_ag_lang STREQUAL "CXX")
+        string(APPEND _ag_found "C++")
+        string(APPEND _ag_set "CMAKE_CXX_COMPILER to /usr/lib/llvm-N/bin/clang++")
+      else()
+        string(APPEND _ag_found "C")
+        string(APPEND _ag_set "CMAKE_C_COMPILER to /usr/lib/llvm-N/bin/clang")
+      endif()
+      string(APPEND _ag_found " compiler ${CMAKE_${_ag_lang}_COMPILER} "
+        "(${CMAKE_${_ag_lang}_COMPILER_ID} ${CMAKE_${_ag_lang}_COMPILER_VERSION})")
+    endif()
+  endforeach()
+  if(_ag_n EQUAL 0)
+    set(_ag_why "the project enables neither C nor C++; set")
+  elseif(_ag_n EQUAL 1)
+    set(_ag_why "the project's ${_ag_found} is not clang; set ${_ag_set}, or")
+  else()
+    set(_ag_why "the project's ${_ag_found} are not clang; set ${_ag_set}, or")
+  endif()
+  string(CONCAT _ag_why "${_ag_why} AlignGuard_LLVM_MAJOR to N (installed "
+    "in ${_ag_prefix}: ${_ag_have})")
+  set_property(GLOBAL PROPERTY ALIGNGUARD_PLUGIN_ERROR "${_ag_why}")
 elseif(NOT EXISTS "${_ag_prefix}/lib/alignguard/llvm-${AlignGuard_LLVM_MAJOR}/AlignGuard.so")
   string(CONCAT _ag_why
     "AlignGuard has no plugin for LLVM ${AlignGuard_LLVM_MAJOR} "
@@ -83,14 +115,22 @@ else()
     set_target_properties(AlignGuard::plugin PROPERTIES
       INTERFACE_COMPILE_OPTIONS
         "$<$<COMPILE_LANGUAGE:C,CXX>:-fpass-plugin=${AlignGuard_PLUGIN}>"
-      INTERFACE_LINK_LIBRARIES AlignGuard::runtime
-      ALIGNGUARD_LLVM_MAJOR "${AlignGuard_LLVM_MAJOR}"
-      ALIGNGUARD_PLUGIN "${AlignGuard_PLUGIN}")
+      INTERFACE_LINK_LIBRARIES AlignGuard::runtime)
   endif()
   set(AlignGuard_plugin_FOUND TRUE)
 endif()
 set(AlignGuard_runtime_FOUND TRUE)
+if(NOT AlignGuard_FIND_QUIETLY)
+  if(AlignGuard_PLUGIN)
+    message(STATUS "AlignGuard: plugin of LLVM ${AlignGuard_LLVM_MAJOR}: "
+      "${AlignGuard_PLUGIN}")
+  else()
+    get_property(_ag_why GLOBAL PROPERTY ALIGNGUARD_PLUGIN_ERROR)
+    message(STATUS "AlignGuard: the runtime only, no plugin: ${_ag_why}")
+  endif()
+endif()
 
-set_property(GLOBAL PROPERTY ALIGNGUARD_LAUNCHER
-  "${_ag_prefix}/lib/alignguard/alignguard-launch")
+# alignguard_instrument() makes the compiler wrapper its targets' compiler
+# launcher (alignguard-clang --alignguard-launch).
+set_property(GLOBAL PROPERTY ALIGNGUARD_WRAPPER "${_ag_prefix}/bin/alignguard-clang")
 include("${CMAKE_CURRENT_LIST_DIR}/AlignGuardInstrument.cmake")

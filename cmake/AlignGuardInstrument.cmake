@@ -9,20 +9,22 @@
 #     [ACCESSES] [ENTRY glob...] [EXCLUDE glob...]
 #     [IGNORELIST file] [AUDIT dir])
 #
-# Needs the targets AlignGuard::plugin (an interface target: -fpass-plugin and
-# the runtime; properties ALIGNGUARD_LLVM_MAJOR and ALIGNGUARD_PLUGIN) and
-# AlignGuard::runtime, and the global property ALIGNGUARD_LAUNCHER, the path
-# of alignguard-launch (global properties, not variables: the function may be
-# called from any directory scope). The configuration becomes compile options
-# of the target (--alignguard=ACTION, --alignguard-entry=GLOB, ...), which the
-# per-target compiler launcher alignguard-launch turns into the compiler's
-# `-mllvm -alignguard-pipeline=TEXT` for that compile only: they are in the
-# command line, so make and ninja rebuild the target's objects when they
-# change, a compiler launcher after it (ccache, sccache, distcc) sees and
-# forwards the pipeline, and no shell or CMake list ever sees the '<', '>'
-# and ';' of the pipeline text. Before LLVM 22 clang reads -mllvm before it
-# loads -fpass-plugin plugins: the target also gets -fplugin=, which loads the
-# plugin first.
+# Needs the targets AlignGuard::plugin (an interface target: -fpass-plugin on
+# C and C++ compiles, and the runtime) and the global property
+# ALIGNGUARD_WRAPPER, the path of alignguard-clang (a global property, not a
+# variable: the function may be called from any directory scope). The
+# configuration becomes compile options of the target (--alignguard=ACTION,
+# --alignguard-entry=GLOB, ...: the flags of alignguard-clang,
+# docs/flags.md), and alignguard-clang, the target's compiler launcher in its
+# --alignguard-launch mode, turns them into the compiler's `-mllvm
+# -alignguard-pipeline=TEXT` (with -fplugin= before LLVM 22) for that compile
+# only, exactly as it does as CC: they are in the command line, so make and
+# ninja rebuild the target's objects when they change, a compiler launcher
+# after it (ccache, sccache, distcc) sees and forwards the pipeline, and no
+# shell or CMake list ever sees the '<', '>' and ';' of the pipeline text.
+# The target's link libraries are set as target_link_libraries(PRIVATE)
+# would, without calling it: a target that used its plain signature keeps
+# working.
 
 function(alignguard_instrument target)
   cmake_parse_arguments(PARSE_ARGV 1 AG "ACCESSES" "ACTION;IGNORELIST;AUDIT"
@@ -77,28 +79,30 @@ function(alignguard_instrument target)
     target_compile_options("${target}" PRIVATE
       "$<$<COMPILE_LANGUAGE:C,CXX>:${flag}>")
   endforeach()
-  # -fpass-plugin and the runtime archive (after the target's objects).
-  target_link_libraries("${target}" PRIVATE AlignGuard::plugin)
-  get_target_property(major AlignGuard::plugin ALIGNGUARD_LLVM_MAJOR)
-  get_target_property(plugin AlignGuard::plugin ALIGNGUARD_PLUGIN)
-  if(major LESS 22)
-    target_compile_options("${target}" PRIVATE
-      "$<$<COMPILE_LANGUAGE:C,CXX>:-fplugin=${plugin}>")
+  # -fpass-plugin, and the runtime archive after the target's objects: what
+  # target_link_libraries(PRIVATE) does (a static or object library's
+  # consumers link the runtime, without its compile options), without its
+  # rule that one target uses one signature of it.
+  set_property(TARGET "${target}" APPEND PROPERTY LINK_LIBRARIES AlignGuard::plugin)
+  get_target_property(type "${target}" TYPE)
+  if(type MATCHES "^(STATIC|OBJECT)_LIBRARY$")
+    set_property(TARGET "${target}" APPEND PROPERTY INTERFACE_LINK_LIBRARIES
+      "$<LINK_ONLY:AlignGuard::plugin>")
   endif()
   get_property(plugin_target GLOBAL PROPERTY ALIGNGUARD_PLUGIN_BUILD_TARGET)
   if(plugin_target)
     add_dependencies("${target}" ${plugin_target}) # built in this tree
   endif()
 
-  get_property(launcher GLOBAL PROPERTY ALIGNGUARD_LAUNCHER)
-  # The launcher first; a launcher the target already has (ccache) after it.
+  get_property(wrapper GLOBAL PROPERTY ALIGNGUARD_WRAPPER)
+  # The wrapper first; a launcher the target already has (ccache) after it.
   foreach(lang C CXX)
     get_target_property(old "${target}" ${lang}_COMPILER_LAUNCHER)
     if(NOT old)
       set(old "")
     endif()
     set_property(TARGET "${target}" PROPERTY ${lang}_COMPILER_LAUNCHER
-      "${launcher}" ${old})
+      "${wrapper}" --alignguard-launch ${old})
   endforeach()
   set_property(TARGET "${target}" PROPERTY ALIGNGUARD_INSTRUMENTED TRUE)
 endfunction()

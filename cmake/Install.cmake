@@ -48,12 +48,10 @@ configure_file(cmake/alignguard.pc.in "${PROJECT_BINARY_DIR}/alignguard.pc" @ONL
 install(FILES "${PROJECT_BINARY_DIR}/alignguard.pc"
   DESTINATION lib/pkgconfig COMPONENT dev)
 install(PROGRAMS scripts/alignguard DESTINATION bin COMPONENT dev)
-# The compiler wrappers, once they are in the tree (issue 11, item 3).
-foreach(wrapper alignguard-clang alignguard-clang++)
-  if(EXISTS "${PROJECT_SOURCE_DIR}/scripts/${wrapper}")
-    install(PROGRAMS scripts/${wrapper} DESTINATION bin COMPONENT dev)
-  endif()
-endforeach()
+# The compiler wrappers; alignguard_instrument() runs alignguard-clang as the
+# targets' compiler launcher (--alignguard-launch).
+install(PROGRAMS scripts/alignguard-clang scripts/alignguard-clang++
+  DESTINATION bin COMPONENT dev)
 install(FILES docs/alignguard.1 DESTINATION share/man/man1 COMPONENT dev)
 install(FILES README.md LICENSE DESTINATION share/doc/alignguard COMPONENT dev)
 

@@ -10,7 +10,7 @@ files=(lib/libalignguard_rt.a lib/libalignguard_rt.so include/alignguard/aligngu
   lib/cmake/AlignGuard/AlignGuardConfig.cmake
   lib/cmake/AlignGuard/AlignGuardConfigVersion.cmake
   lib/cmake/AlignGuard/AlignGuardInstrument.cmake
-  lib/pkgconfig/alignguard.pc lib/alignguard/alignguard-launch
+  lib/pkgconfig/alignguard.pc bin/alignguard-clang bin/alignguard-clang++
   bin/alignguard share/man/man1/alignguard.1
   share/doc/alignguard/README.md share/doc/alignguard/LICENSE)
 for n in "$@"; do
@@ -25,7 +25,7 @@ for f in "${files[@]}"; do
     missing=1
   }
 done
-for f in bin/alignguard lib/alignguard/alignguard-launch; do
+for f in bin/alignguard bin/alignguard-clang; do
   [[ -x "$prefix/$f" ]] || {
     echo "check-layout: $prefix/$f is not executable" >&2
     missing=1

@@ -5,11 +5,15 @@
 #  - sample/ (CMake: find_package(AlignGuard), alignguard_instrument) with the
 #    Makefile and the Ninja generator: k recovers, k_abort aborts (134), the
 #    static library kernels traps (132, through the uninstrumented k_lib),
-#    k_ignored's ignorelist leaves k_scale unchecked;
-#    changing k's ACTION rebuilds k; a major not installed is a clear error;
+#    k_ignored's ignorelist leaves k_scale unchecked, k_plain (linked with
+#    target_link_libraries' plain signature) recovers; find_package says
+#    which plugin it took; the audit of kernels (AUDIT) is named after the
+#    object and says what the build does (guarded); changing k's ACTION
+#    rebuilds k; a major not installed is a clear error;
 #  - make-sample/ (pkg-config alignguard-llvmN): aborts (134);
 #  - make-sample/Makefile.wrapper with CC=PREFIX/bin/alignguard-clang: the
-#    default aborts (134), CFLAGS='--alignguard=recover' recovers;
+#    default aborts (134), CFLAGS='--alignguard=recover' recovers, and
+#    changing CFLAGS rebuilds (its flags.stamp);
 #  - PREFIX/bin/alignguard instrument (the installed driver finds the
 #    installed plugin).
 #
@@ -54,6 +58,9 @@ for gen in "${generators[@]}"; do
   found=$(sed -n 's/^AlignGuard_DIR:PATH=//p' "$b/CMakeCache.txt")
   [[ "$(realpath "$found")" == "$(realpath "$prefix/lib/cmake/AlignGuard")" ]] ||
     fail "find_package took AlignGuard from '$found', not from $prefix"
+  chosen=$(sed -n "s/^-- AlignGuard: plugin of LLVM $major: //p" "$b.configure.log")
+  [[ -n "$chosen" && "$chosen" -ef "$prefix/lib/alignguard/llvm-$major/AlignGuard.so" ]] ||
+    fail "find_package printed no 'AlignGuard: plugin of LLVM $major: $prefix/lib/alignguard/llvm-$major/AlignGuard.so'"
   cmake --build "$b" >"$b.build.log" 2>&1 || { cat "$b.build.log"; fail "building the sample ($gen)"; }
 
   expect 0 "$sum" "alignguard:" "$b/k" 0
@@ -67,8 +74,17 @@ for gen in "${generators[@]}"; do
   # Ignored: no check, no report (the misaligned vector code may then crash).
   out=$("$b/k_ignored" 1 2>&1) || true
   ! grep -q "alignguard:" <<<"$out" || fail "k_ignored reported: the ignorelist was not applied"
-  ls "$b"/audit/*.json >/dev/null 2>&1 || fail "AUDIT wrote no JSON under $b/audit"
-  grep -q '"k_scale"' "$b"/audit/*.json || fail "the audit of kernels names no k_scale"
+  expect 0 "$sum" "alignguard:" "$b/k_plain" 0
+  expect 0 "$report" "" "$b/k_plain" 1
+  expect 0 "$sum" "" "$b/k_plain" 1
+  # The audit runs after the guard, one file per object (its -o path).
+  audit="$b/audit/CMakeFiles_kernels.dir_kernel.c.o.json"
+  [[ -f "$audit" ]] || { ls -R "$b/audit" || true; fail "AUDIT wrote no $audit"; }
+  expect 0 "0 unchecked, 2 guarded" "" "$prefix/bin/alignguard" audit --merge "$b/audit"
+  expect 0 '"function": "k_scale", "subject": "argument #1 .in.", "status": "guarded", "line": 5' "" \
+    python3 -c 'import json, sys
+for a in json.load(open(sys.argv[1]))["assumptions"]:
+    print(json.dumps({k: a[k] for k in ("function", "subject", "status", "line")}))' "$audit"
 
   # The action is on the command line: changing it rebuilds k, and only k.
   cmake "$b" -DK_ACTION=abort >/dev/null
@@ -116,6 +132,22 @@ done
 expect 134 "$report" "sum =" "$work/make-wrapper-default/k" 1
 expect 0 "$report" "" "$work/make-wrapper-recover/k" 1
 expect 0 "$sum" "" "$work/make-wrapper-recover/k" 1
+# Another action in CFLAGS rebuilds (the objects depend on flags.stamp);
+# the same flags again rebuild nothing.
+m="$work/make-wrapper-default"
+for round in changed same; do
+  out=$(ALIGNGUARD_LLVM=$major make -C "$m" -f "$here/make-sample/Makefile.wrapper" \
+    SRC="$here/sample" CC="$prefix/bin/alignguard-clang" \
+    CFLAGS="-O2 -g --alignguard=recover" 2>&1) || { echo "$out"; fail "make with CFLAGS changed"; }
+  echo "$out"
+  if [[ $round == changed ]]; then
+    grep -q -- '-c .*kernel\.c' <<<"$out" || fail "changing CFLAGS did not rebuild kernel.o"
+  else
+    ! grep -q -- '-c .*kernel\.c' <<<"$out" || fail "the same CFLAGS rebuilt kernel.o"
+  fi
+done
+expect 0 "$report" "" "$m/k" 1
+expect 0 "$sum" "" "$m/k" 1
 
 echo "=== the installed driver ==="
 "$clang" -O2 -Xclang -disable-llvm-passes -S -emit-llvm "$here/sample/kernel.c" \

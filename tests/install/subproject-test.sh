@@ -3,7 +3,8 @@
 # AlignGuard used through add_subdirectory (subproject/): configuring the
 # parent without a build type leaves it without one (AlignGuard's default
 # RelWithDebInfo is for its own build only), and the instrumented target's
-# compile command carries the launcher, its action and the in-tree plugin,
+# compile command carries the launcher (the checkout's alignguard-clang in
+# its --alignguard-launch mode), its action and the in-tree plugin,
 # its link the runtime after the objects, while the plain target has none of
 # them. Configure only (Ninja), then read the commands ninja would run: the
 # plugin is not built again here.
@@ -27,7 +28,8 @@ type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$work/CMakeCache.txt")
 k=$(ninja -C "$work" -t commands k)
 compile=$(grep -- '-c .*sample/kernel\.c' <<<"$k" | grep -v AlignGuardCore || true)
 echo "$compile"
-grep -q "$src/cmake/alignguard-launch " <<<"$compile" || fail "k's compile has no launcher"
+grep -q "$src/scripts/alignguard-clang --alignguard-launch " <<<"$compile" ||
+  fail "k's compile has no launcher (scripts/alignguard-clang --alignguard-launch)"
 grep -q -- "--alignguard=recover" <<<"$compile" || fail "k's compile has no --alignguard=recover"
 grep -q -- "--alignguard-entry='k_\*'\|--alignguard-entry=k_\*\|\"--alignguard-entry=k_\*\"" <<<"$compile" ||
   fail "k's compile has no --alignguard-entry=k_*"

@@ -137,7 +137,7 @@ for numpy_python in (config.python, "/usr/bin/python3"):
         break
 # Program tests on real kernel generators need Debian packages:
 # libhalide14-0-dev and g++ (halide: the test builds a Halide generator),
-# libhwy-dev (hwy), libxsimd-dev (xsimd). Without them lit reports the
+# libhwy-dev (hwy), libxsimd-dev (xsimd), libeigen3-dev (eigen). Without them lit reports the
 # tests UNSUPPORTED.
 if (os.path.exists("/usr/include/halide14/Halide.h")
         and shutil.which("g++", path=config.environment["PATH"])):
@@ -146,6 +146,8 @@ if os.path.exists("/usr/include/hwy/highway.h"):
     config.available_features.add("hwy")
 if os.path.exists("/usr/include/xsimd/xsimd.hpp"):
     config.available_features.add("xsimd")
+if os.path.exists("/usr/include/eigen3/Eigen/Core"):
+    config.available_features.add("eigen")
 # The `range` return attribute (LLVM 19+), for IR that real generators
 # write with it (TVM's tvm-ffi functions); empty where LLVM has none.
 config.substitutions.append(("%range-m1-1", "range(i32 -1, 1)" if config.llvm_version_major >= 19 else ""))

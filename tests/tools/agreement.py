@@ -88,8 +88,13 @@ NO_LOADS = "loaded pointers' !align is checked only by align-guard<loads>"
 NO_RETURNS = ("a function's own return promise is checked after each call "
               "that relies on it")
 OPTED_OUT = 'the function opts out with "no-align-guard"'
+# An access the audit finds in a copy of the module after inlining
+# (AlignGuardAuditPass.cpp, InlinedWhy): align-guard on the module itself
+# does not see it.
+INLINED = ("an access of an inlinable callee: a build with `accesses` checks "
+           "it once the inliner has put it here")
 NOT_IN_SCOPE = {NOT_ENTRY_PARAM, NOT_ENTRY_ACCESS, NO_ACCESSES, NO_LOADS,
-                OPTED_OUT}
+                OPTED_OUT, INLINED}
 # The planner's reason for a type alignment (CheckPlanner.cpp,
 # TypeAlignmentWhy): the audit's `type` status, no check without
 # `type-alignment`.

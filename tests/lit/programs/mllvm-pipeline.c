@@ -19,14 +19,14 @@
 // RUN: not %clang-ag %fplugin -O1 -S -emit-llvm %s -o /dev/null \
 // RUN:   -mllvm -alignguard-pipeline='align-gaurd' 2>&1 | FileCheck %s --check-prefix=BAD-NAME
 //
-// The wrapper passes its flags the same way, and so does alignguard-launch
+// The wrapper passes its flags the same way, and so does its launcher mode
 // (alignguard_instrument()'s launcher), whatever the environment says.
 // RUN: env ALIGNGUARD_PLUGIN=%plugin ALIGNGUARD_PIPELINE='align-guard<recover>' \
 // RUN:   %alignguard-clang --alignguard=trap -O1 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TRAP
-// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' sh %S/../../../cmake/alignguard-launch \
-// RUN:   %clang-ag %fplugin --alignguard=trap -O1 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TRAP
-// RUN: env ALIGNGUARD_PIPELINE='align-guard<trap>' sh %S/../../../cmake/alignguard-launch \
-// RUN:   %clang-ag %fplugin --alignguard=recover -O1 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=RECOVER
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %alignguard-clang --alignguard-launch \
+// RUN:   %clang-ag --alignguard=trap -O1 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TRAP
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<trap>' %alignguard-clang --alignguard-launch \
+// RUN:   %clang-ag --alignguard=recover -O1 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=RECOVER
 
 // TRAP-LABEL: define {{.*}}@first(
 // TRAP: call void @llvm.trap()

@@ -4,8 +4,10 @@
 
   with-sccache.py CACHE_DIR STATS_JSON COMPILE [-- COMPILE]...
 
-Each COMPILE runs as `sccache COMPILE`, one after another, against a server
-of its own (a free port, CACHE_DIR as its local cache), which is stopped
+Each COMPILE runs as given (sccache is in it, where its launcher puts it:
+`alignguard-clang --alignguard-launch sccache clang ...`), one after
+another, against a server of its own (a free port, CACHE_DIR as its local
+cache; the compiles see it through SCCACHE_* variables), which is stopped
 afterwards. Prints `hits H misses M` (C and C++ compiles) and keeps
 sccache's full statistics in STATS_JSON. Exit status: 1 when a compile
 fails."""
@@ -41,7 +43,7 @@ subprocess.run(["sccache", "--start-server"], env=env, check=True,
                stdout=subprocess.DEVNULL)
 try:
     for cmd in compiles:
-        if subprocess.run(["sccache"] + cmd, env=env).returncode:
+        if subprocess.run(cmd, env=env).returncode:
             sys.exit(1)
     out = subprocess.run(["sccache", "--show-stats", "--stats-format=json"],
                          env=env, check=True, capture_output=True,
