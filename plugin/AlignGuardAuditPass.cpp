@@ -52,6 +52,11 @@ namespace {
 struct Verdict {
   AuditStatus Status;
   std::string Reason; ///< empty: none
+  /// The promise only repeats an unchecked assume's (the optimiser's
+  /// alignment of an access made from it).
+  bool Derived = false;
+  /// Guarded by a check of its own (not one that covers it).
+  bool OwnCheck = false;
 };
 
 /// The audit's word for the best fact that covers a promise; Unchecked with
@@ -71,7 +76,8 @@ Verdict factVerdict(const std::optional<AlignmentFact> &Fact) {
   }
   return {AuditStatus::Unchecked,
           "rests on an unchecked assume" +
-              describeLocation(Fact->Where->getDebugLoc())};
+              describeLocation(Fact->Where->getDebugLoc()),
+          /*Derived=*/true};
 }
 
 class Auditor {
@@ -81,12 +87,19 @@ public:
       : M(M), FAM(FAM), Opts(Opts), Suppressed(Suppressed),
         Entries(M, Opts.Guard) {}
 
-  /// The findings of the promises Scope collects (of kind Kinds only, when
-  /// given), of every function but those Skip names.
-  std::vector<AuditFinding>
-  findings(const CollectScope &Scope,
-           function_ref<bool(const Function &)> Skip = nullptr,
-           std::optional<PromiseKind> Kinds = std::nullopt);
+  /// Which of the promises findings() lists: all, or (for an inlined copy)
+  /// one kind's that no other promise accounts for.
+  struct Selection {
+    /// The functions left out; none when null.
+    function_ref<bool(const Function &)> Skip = nullptr;
+    std::optional<PromiseKind> Kind;
+    /// Only the promises no other accounts for: none that repeats an
+    /// unchecked assume, or that a check of another promise covers.
+    bool Unaccounted = false;
+  };
+  /// The findings of the promises Scope collects that Only selects.
+  std::vector<AuditFinding> findings(const CollectScope &Scope,
+                                     const Selection &Only);
   const EntryPoints &entries() const { return Entries; }
 
 private:
@@ -228,7 +241,7 @@ Verdict Auditor::classify(const AlignmentPromise &A) {
   if (A.TypeImplied && !Opts.Guard.TypeAlignment)
     return {AuditStatus::Type, TypeAlignmentWhy};
   if (A.Guarded)
-    return {AuditStatus::Guarded, ""};
+    return {AuditStatus::Guarded, "", /*Derived=*/false, /*OwnCheck=*/true};
   PromiseDescription D = describePromise(A, namerFor(F));
   std::optional<uint64_t> Align = D.Alignment;
   std::optional<int64_t> Offset = D.Offset;
@@ -410,19 +423,17 @@ void Auditor::remark(const AlignmentPromise &A, const AuditFinding &F) {
     });
 }
 
-std::vector<AuditFinding>
-Auditor::findings(const CollectScope &Scope,
-                  function_ref<bool(const Function &)> Skip,
-                  std::optional<PromiseKind> Kinds) {
+std::vector<AuditFinding> Auditor::findings(const CollectScope &Scope,
+                                            const Selection &Only) {
   std::vector<AuditFinding> Findings;
   for (Function &F : M) {
-    if (F.isDeclaration() || isRecoverCopy(F) || (Skip && Skip(F)))
+    if (F.isDeclaration() || isRecoverCopy(F) || (Only.Skip && Only.Skip(F)))
       continue;
     std::vector<AlignmentPromise> Promises =
         collectAlignmentPromises(F, Entries.isEntry(F), Scope);
-    if (Kinds)
+    if (Only.Kind)
       llvm::erase_if(Promises, [&](const AlignmentPromise &A) {
-        return A.Kind != *Kinds;
+        return A.Kind != *Only.Kind;
       });
     std::vector<PlannedAction> Planned;
     if (Opts.Plan && !Promises.empty())
@@ -434,6 +445,9 @@ Auditor::findings(const CollectScope &Scope,
       if (A.isTrivial())
         continue;
       Verdict V = classify(A);
+      if (Only.Unaccounted &&
+          (V.Derived || (isVerified(V.Status) && !V.OwnCheck)))
+        continue;
       if (isListedByDefault(V.Status) && isOptedOut(F))
         V.Reason += std::string(V.Reason.empty() ? "" : "; ") +
                     "the function opts out with \"no-align-guard\"";
@@ -486,12 +500,13 @@ void addInlinedAccesses(Module &M, const AuditOptions &Opts,
   CollectScope Scope;
   Scope.EntryParams = false;
   Scope.Accesses = true;
+  Scope.GuardedAssumes = true;
   StringSet<> WithAccesses;
   for (Function &F : M)
     if (!F.isDeclaration() && IsEntry(F) &&
         !collectAlignmentPromises(F, /*IsEntry=*/true, Scope).empty())
       WithAccesses.insert(F.getName());
-  InlinedCopy Copy(M);
+  InlinedCopy Copy(M, &Opts.Guard);
   Expected<Suppressions> Suppressed =
       Suppressions::load(Copy.module(), Opts.Guard.Ignorelist);
   if (!Suppressed) { // read once already: M's load reported it
@@ -499,23 +514,20 @@ void addInlinedAccesses(Module &M, const AuditOptions &Opts,
     return;
   }
   Auditor Inlined(Copy.module(), Copy.functionAnalyses(), Opts, *Suppressed);
+  auto Skip = [&](const Function &G) {
+    return !Inlined.entries().isEntry(G) || WithAccesses.count(G.getName());
+  };
+  // What the copy finds covered, or made from an assume, M's own findings
+  // list already (the guard, assume or parameter that accounts for it).
   for (AuditFinding &F :
-       Inlined.findings(
-           Scope,
-           [&](const Function &G) {
-             return !Inlined.entries().isEntry(G) ||
-                    WithAccesses.count(G.getName());
-           },
-           PromiseKind::Access))
-    // What the copy finds covered, M's own findings list already (the
-    // guard, assume or parameter that covers it).
-    if (isListedByDefault(F.Status)) {
-      // align-guard on M does not see them; a build checks them once they
-      // are inlined, with `accesses` (InlinedAccessesPass.h).
-      if (F.Planned)
-        F.Planned = PlannedAction{false, std::nullopt, "", "", InlinedWhy};
-      Findings.push_back(std::move(F));
-    }
+       Inlined.findings(Scope, {Skip, PromiseKind::Access, true})) {
+    // align-guard on M does not see them; a build checks them once they
+    // are inlined, with `accesses` (InlinedAccessesPass.h): the copy, made
+    // with the audit's options, did (guarded) or did not (unchecked).
+    if (F.Planned)
+      F.Planned = PlannedAction{false, std::nullopt, "", "", InlinedWhy};
+    Findings.push_back(std::move(F));
+  }
 }
 
 /// The module's source file name as one file name: `.` components
@@ -568,7 +580,8 @@ PreservedAnalyses AlignGuardAuditPass::run(Module &M,
     return PreservedAnalyses::all();
   }
   Auditor Audit(M, FAM, Opts, *Suppressed);
-  std::vector<AuditFinding> Findings = Audit.findings(everyPromise());
+  std::vector<AuditFinding> Findings =
+      Audit.findings(everyPromise(), Auditor::Selection());
   addInlinedAccesses(M, Opts, Audit.entries(), Findings);
   AuditReport Report = decideListing(
       M.getSourceFileName().empty() ? M.getModuleIdentifier()

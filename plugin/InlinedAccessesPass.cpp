@@ -71,8 +71,9 @@ bool hasRecoverCopy(const Function &F) {
 
 } // namespace
 
-InlinedAccessesPass::InlinedAccessesPass(AlignGuardOptions Opts)
-    : Opts(std::move(Opts)), Facts(std::make_shared<ModuleFacts>()) {}
+InlinedAccessesPass::InlinedAccessesPass(AlignGuardOptions Opts, bool Report)
+    : Opts(std::move(Opts)), Report(Report),
+      Facts(std::make_shared<ModuleFacts>()) {}
 
 InlinedAccessesPass::ModuleFacts &InlinedAccessesPass::facts(Module &M) {
   if (Facts->M == &M)
@@ -104,7 +105,7 @@ PreservedAnalyses InlinedAccessesPass::run(Function &F,
   if (Promises.empty())
     return PreservedAnalyses::all();
 
-  PlanRequest Request{MF.Action, Opts.ReturnValue, /*Accesses=*/true,
+  PlanRequest Request{MF.Action,        Opts.ReturnValue,   /*Accesses=*/true,
                       /*IsEntry=*/true, Opts.TypeAlignment, Opts.Loads};
   Request.MayRerun = false;
   LazyLoopInfo LI = lazily<LoopAnalysis>(FAM, F);
@@ -112,7 +113,8 @@ PreservedAnalyses InlinedAccessesPass::run(Function &F,
   CheckPlan Plan = planChecks(
       F, Promises, Request, {FAM.getResult<DominatorTreeAnalysis>(F), LI, SE});
   if (!Opts.Accesses) {
-    warnUnchecked(Plan);
+    if (Report)
+      warnUnchecked(Plan);
     return PreservedAnalyses::all();
   }
   if (Plan.empty())
@@ -132,8 +134,9 @@ PreservedAnalyses InlinedAccessesPass::run(Function &F,
   }
   // What the plan leaves out, the module-level run lists.
   Plan.LeftOut.clear();
-  reportPlan(Plan, FAM.getResult<OptimizationRemarkEmitterAnalysis>(F),
-             MF.Action);
+  if (Report)
+    reportPlan(Plan, FAM.getResult<OptimizationRemarkEmitterAnalysis>(F),
+               MF.Action);
   SiteDescriptors Sites(*F.getParent());
   UnalignedCopies NoCopies;
   emitCheckPlan(Plan, Sites, NoCopies, SE, /*Deferred=*/true,

@@ -1,4 +1,4 @@
-//===- InlinedAccessesPass.h - Accesses checked before their kernel inlines ===//
+//===- InlinedAccessesPass.h - Accesses checked before inlining -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // In clang's pipeline the over-aligned accesses of SIMD wrappers
@@ -45,7 +45,9 @@ namespace alignguard {
 
 class InlinedAccessesPass : public llvm::PassInfoMixin<InlinedAccessesPass> {
 public:
-  explicit InlinedAccessesPass(AlignGuardOptions Opts);
+  /// Report: warnings and remarks (false: the audit's copy of a module,
+  /// InlinedCopy.h, whose build reports them itself).
+  explicit InlinedAccessesPass(AlignGuardOptions Opts, bool Report = true);
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
   static bool isRequired() { return true; }
@@ -71,6 +73,7 @@ private:
   ModuleFacts &facts(llvm::Module &M);
 
   AlignGuardOptions Opts;
+  bool Report;
   std::shared_ptr<ModuleFacts> Facts;
 };
 

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "InlinedCopy.h"
 
+#include "InlinedAccessesPass.h"
+
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -31,9 +33,19 @@ bool hasInlinableCalls(const Module &M,
   return false;
 }
 
-InlinedCopy::InlinedCopy(const Module &M) : Copy(CloneModule(M)) {
-  // A PassBuilder of its own: none of the plugin's extension points.
+InlinedCopy::InlinedCopy(const Module &M, const AlignGuardOptions *Guard)
+    : Copy(CloneModule(M)) {
+  // A PassBuilder of its own: none of the plugin's extension points but
+  // the one a build's `accesses` uses (Plugin.cpp).
   PassBuilder PB;
+  if (Guard && Guard->Accesses && !Guard->AccessesOnly) {
+    AlignGuardOptions Opts = *Guard;
+    Opts.Deferred = true;
+    PB.registerScalarOptimizerLateEPCallback(
+        [Opts](FunctionPassManager &FPM, auto /*OptimizationLevel*/) {
+          FPM.addPass(InlinedAccessesPass(Opts, /*Report=*/false));
+        });
+  }
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -41,8 +53,8 @@ InlinedCopy::InlinedCopy(const Module &M) : Copy(CloneModule(M)) {
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   ModulePassManager MPM;
   MPM.addPass(AlwaysInlinerPass());
-  MPM.addPass(PB.buildInlinerPipeline(OptimizationLevel::O2,
-                                      ThinOrFullLTOPhase::None));
+  MPM.addPass(
+      PB.buildInlinerPipeline(OptimizationLevel::O2, ThinOrFullLTOPhase::None));
   MPM.run(*Copy, MAM);
 }
 

@@ -1,4 +1,4 @@
-//===- InlinedCopy.h - The module as the inliner will leave it ---*- C++ -*-===//
+//===- InlinedCopy.h - The module as the inliner leaves it ------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // In IR before optimisation (`clang -O2 -Xclang -disable-llvm-passes`), a
@@ -15,6 +15,8 @@
 #ifndef ALIGNGUARD_INLINEDCOPY_H
 #define ALIGNGUARD_INLINEDCOPY_H
 
+#include "Options.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -26,14 +28,18 @@ namespace alignguard {
 
 /// Whether an entry point of M (IsEntry) calls a function M defines that
 /// the inliner may inline: only then can a copy show more.
-bool hasInlinableCalls(const llvm::Module &M,
-                       llvm::function_ref<bool(const llvm::Function &)> IsEntry);
+bool hasInlinableCalls(
+    const llvm::Module &M,
+    llvm::function_ref<bool(const llvm::Function &)> IsEntry);
 
 /// A copy of M after LLVM's always-inliner and -O2 inliner pipeline, with
 /// the analysis managers that made it (the audit asks them of the copy).
+/// With Guard (a build's align-guard options, with `accesses`), the
+/// pipeline checks the accesses it brings in as a build does
+/// (InlinedAccessesPass.h), so that the copy shows what the build makes.
 class InlinedCopy {
 public:
-  explicit InlinedCopy(const llvm::Module &M);
+  InlinedCopy(const llvm::Module &M, const AlignGuardOptions *Guard);
   llvm::Module &module() { return *Copy; }
   llvm::FunctionAnalysisManager &functionAnalyses() { return FAM; }
 
