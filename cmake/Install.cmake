@@ -54,6 +54,9 @@ install(PROGRAMS scripts/alignguard-clang scripts/alignguard-clang++
   DESTINATION bin COMPONENT dev)
 install(FILES docs/alignguard.1 DESTINATION share/man/man1 COMPONENT dev)
 install(FILES README.md LICENSE DESTINATION share/doc/alignguard COMPONENT dev)
+# docs/, which README.md links and the audit's SARIF names (helpUri).
+install(DIRECTORY docs/ DESTINATION share/doc/alignguard/docs COMPONENT dev
+  FILES_MATCHING PATTERN "*.md")
 
 #===-------------------------------------------------------------------------===
 # Debian packages: cpack -G DEB makes alignguard-llvmN (this build's plugin)

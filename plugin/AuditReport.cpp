@@ -8,6 +8,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <map>
 
@@ -297,6 +299,27 @@ static json::Value orNull(const std::string &S) {
 }
 
 /// tool.driver.rules, and the JSON's `rules`.
+/// docs/audit.md (#Anchor, when given) as a file URI: the installed copy of the
+/// prefix the plugin is installed in
+/// (PREFIX/lib/alignguard/llvm-N/AlignGuard.so ->
+/// PREFIX/share/doc/alignguard/docs/audit.md, cmake/Install.cmake), else
+/// the source tree's (a build directory's plugin, the unit tests).
+static std::string docUri(StringRef Anchor) {
+  static const std::string Page = [] {
+    Dl_info Info;
+    if (dladdr(reinterpret_cast<void *>(&docUri), &Info) && Info.dli_fname) {
+      SmallString<256> Path(Info.dli_fname);
+      for (int Up = 0; Up != 4; ++Up)
+        sys::path::remove_filename(Path);
+      sys::path::append(Path, "share/doc/alignguard/docs/audit.md");
+      if (sys::path::is_absolute(Path) && sys::fs::exists(Path))
+        return "file://" + std::string(Path);
+    }
+    return std::string("file://" ALIGNGUARD_SOURCE_DOCS "/audit.md");
+  }();
+  return Anchor.empty() ? Page : Page + "#" + Anchor.str();
+}
+
 static json::Array rulesJSON() {
   json::Array Out;
   for (const AuditRule &Rule : auditRules())
@@ -305,7 +328,7 @@ static json::Array rulesJSON() {
         {"name", Rule.Name},
         {"shortDescription", json::Object{{"text", Rule.Short}}},
         {"fullDescription", json::Object{{"text", Rule.Full}}},
-        {"helpUri", ALIGNGUARD_DOC_URI "#statuses"},
+        {"helpUri", docUri("statuses")},
         {"defaultConfiguration", json::Object{{"level", Rule.Level}}}});
   return Out;
 }
@@ -410,7 +433,7 @@ void writeAuditSARIF(raw_ostream &OS, const AuditReport &R) {
   json::Object Driver{{"name", "AlignGuard"},
                       {"version", ALIGNGUARD_VERSION},
                       {"semanticVersion", ALIGNGUARD_VERSION},
-                      {"informationUri", ALIGNGUARD_DOC_URI "#audit"},
+                      {"informationUri", docUri("")},
                       {"rules", rulesJSON()}};
   json::Object Log{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},

@@ -12,13 +12,27 @@ files=(lib/libalignguard_rt.a lib/libalignguard_rt.so include/alignguard/aligngu
   lib/cmake/AlignGuard/AlignGuardInstrument.cmake
   lib/pkgconfig/alignguard.pc bin/alignguard-clang bin/alignguard-clang++
   bin/alignguard share/man/man1/alignguard.1
-  share/doc/alignguard/README.md share/doc/alignguard/LICENSE)
+  share/doc/alignguard/README.md share/doc/alignguard/LICENSE
+  share/doc/alignguard/docs/audit.md)
 for n in "$@"; do
   files+=("lib/alignguard/llvm-$n/AlignGuard.so"
     "lib/alignguard/llvm-$n/AlignGuard.llvm-bin"
     "lib/pkgconfig/alignguard-llvm$n.pc")
 done
 missing=0
+# The installed plugin's SARIF sends its readers to the installed docs.
+for n in "$@"; do
+  plugin=$prefix/lib/alignguard/llvm-$n/AlignGuard.so
+  bindir=$(cat "$prefix/lib/alignguard/llvm-$n/AlignGuard.llvm-bin" 2>/dev/null) || continue
+  want="file://$prefix/share/doc/alignguard/docs/audit.md#statuses"
+  got=$(echo 'define void @k(ptr align 64 %p) { ret void }' | sed "s/ptr/i8*/" |
+    "$bindir/opt" -load-pass-plugin="$plugin" -passes='align-guard-audit<json>' -disable-output 2>&1 |
+    grep -o '"helpUri": "[^"]*"' | head -n 1)
+  [[ $got == "\"helpUri\": \"$want\"" ]] || {
+    echo "check-layout: LLVM $n: the audit's helpUri is $got, not $want" >&2
+    missing=1
+  }
+done
 for f in "${files[@]}"; do
   [[ -f "$prefix/$f" ]] || {
     echo "check-layout: $prefix/$f is missing" >&2

@@ -245,7 +245,7 @@ void alignguard_clear_last_error(void);
  * as its version says. The site's function, subject and files come from the IR:
  * their control bytes (below 0x20, and 0x7f) are written as \xNN, as the
  * audit table writes them, so the line never holds a newline or an escape
- * sequence. Uses no locale, no malloc. The line (README, "Runtime"):
+ * sequence. Uses no locale, no malloc. The line (docs/runtime.md):
  *   alignguard: <function>: <subject> = 0x<address>[ - <offset>] is
  *   <actual>-byte aligned, not <A>-byte aligned (<k> bytes past a boundary)
  *   [ at <file>:<line>[:<col>]][, promised at <file>:<line>[:<col>]]

@@ -42,7 +42,7 @@ void scale(float *out, int n) {
 // JSON-NEXT: "level": "warning"
 // JSON-NEXT: },
 // JSON-NEXT: "fullDescription": {
-// JSON: "helpUri": "file://{{.*}}/share/doc/alignguard/README.md#statuses",
+// JSON: "helpUri": "file://{{.*}}/docs/audit.md#statuses",
 // JSON-NEXT: "id": "alignguard/unchecked-assumption",
 // JSON-NEXT: "name": "UncheckedAssumption",
 
@@ -59,7 +59,7 @@ void scale(float *out, int n) {
 // SARIF-FIELDS: "occurrenceCount": 2,
 // SARIF-FIELDS-NEXT: "partialFingerprints": {
 // SARIF-FIELDS-NEXT: "alignguard/v1": "{{([0-9a-f]{16})}}"
-// SARIF-FIELDS: "informationUri": "file://{{.*}}/share/doc/alignguard/README.md#audit",
+// SARIF-FIELDS: "informationUri": "file://{{.*}}/docs/audit.md",
 // SARIF-FIELDS: "semanticVersion": "{{[0-9]+\.[0-9]+\.[0-9]+}}",
 // SARIF-FIELDS-NEXT: "version": "{{[0-9]+\.[0-9]+\.[0-9]+}}"
 
