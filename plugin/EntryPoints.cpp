@@ -33,6 +33,18 @@ static bool hasKernelCallingConv(const Function &F) {
 }
 
 /// Adds the functions named by `!nvvm.annotations = !{!{f, !"kernel", i32 1}}`.
+CallingConv::ID calleeConvention(CallingConv::ID CC) {
+  switch (CC) {
+  case CallingConv::SPIR_KERNEL:
+    return CallingConv::SPIR_FUNC;
+  case CallingConv::AMDGPU_KERNEL:
+  case CallingConv::PTX_Kernel:
+    return CallingConv::C;
+  default:
+    return CC;
+  }
+}
+
 static void collectNVVMKernels(Module &M, SmallPtrSetImpl<Function *> &Out) {
   NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations");
   if (!Annotations)

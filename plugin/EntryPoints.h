@@ -61,6 +61,12 @@ private:
 /// True when F opted out with "no-align-guard".
 bool isOptedOut(const llvm::Function &F);
 
+/// The calling convention of a function made from one of convention CC
+/// that it calls (a recover or fallback copy, an outlined body): a kernel
+/// convention, which permits no calls, becomes its target's convention for
+/// device functions (spir_kernel: spir_func; amdgpu_kernel, ptx_kernel: C).
+llvm::CallingConv::ID calleeConvention(llvm::CallingConv::ID CC);
+
 } // namespace alignguard
 
 #endif // ALIGNGUARD_ENTRYPOINTS_H

@@ -157,6 +157,7 @@ static Function *cloneInternal(Function &F, StringRef Suffix) {
   Copy->setDLLStorageClass(GlobalValue::DefaultStorageClass);
   Copy->setComdat(nullptr);
   Copy->removeFnAttr(EntryAttr);
+  Copy->setCallingConv(calleeConvention(F.getCallingConv()));
   return Copy;
 }
 
