@@ -96,19 +96,36 @@ std::vector<DeferredCheckOperands> readDeferredChecks(const CallBase &Call) {
   return Checks;
 }
 
-bool isCheckedByDeferredPlace(const Argument &Arg, uint64_t Alignment) {
-  for (const User *U : Arg.users())
+/// True when a deferred place tests V (a pointer) for at least Alignment,
+/// always (no offset, no guard).
+static bool isTestedByDeferredPlace(const Value &V, uint64_t Alignment) {
+  for (const User *U : V.users())
     if (auto *CB = dyn_cast<CallBase>(U))
       for (const DeferredCheckOperands &C : readDeferredChecks(*CB)) {
         auto *Align = dyn_cast<ConstantInt>(C.Alignment);
         auto *Offset = dyn_cast<ConstantInt>(C.Offset);
         auto *Guard = dyn_cast<ConstantInt>(C.Guard);
-        if (C.Pointer->stripPointerCasts() == &Arg && Align &&
+        if (C.Pointer->stripPointerCasts() == &V && Align &&
             Align->getValue().uge(Alignment) && Offset && Offset->isZero() &&
             Guard && Guard->isOne())
           return true;
       }
   return false;
+}
+
+bool isCheckedByDeferredPlace(const Argument &Arg, uint64_t Alignment) {
+  auto *VT = dyn_cast<FixedVectorType>(Arg.getType());
+  if (!VT)
+    return isTestedByDeferredPlace(Arg, Alignment);
+  // A vector of pointers: each element, read at a constant index.
+  SmallVector<bool, 8> Tested(VT->getNumElements(), false);
+  for (const User *U : Arg.users())
+    if (auto *EE = dyn_cast<ExtractElementInst>(U))
+      if (auto *Index = dyn_cast<ConstantInt>(EE->getIndexOperand()))
+        if (Index->getValue().ult(Tested.size()) &&
+            isTestedByDeferredPlace(*EE, Alignment))
+          Tested[Index->getZExtValue()] = true;
+  return !is_contained(Tested, false);
 }
 
 std::optional<GuardNote> readGuardNote(const Instruction &I) {

@@ -128,6 +128,8 @@ readDeferredChecks(const llvm::CallBase &Call);
 
 /// True when a deferred place tests Arg itself for at least Alignment,
 /// always (no offset, no guard): its parameter's promise is checked there.
+/// For a vector of pointers, each of its elements (an `extractelement` at a
+/// constant index) is tested.
 bool isCheckedByDeferredPlace(const llvm::Argument &Arg, uint64_t Alignment);
 
 } // namespace alignguard
