@@ -11,7 +11,10 @@ then ROOT/docs/*.md. In each page, in order:
   - a ```sh block is a command block: the page's blocks run one after
     another in one `bash -euo pipefail` process, from ROOT, with
     `/opt/alignguard` replaced by WORK/opt/alignguard (the install prefix
-    the pages use) and $ALIGNGUARD_DOCS_WORK set to WORK. A line that runs
+    the pages use), `/tmp/alignguard` by WORK/tmp/alignguard (the scratch
+    paths they write, so that each run starts from nothing whatever an
+    earlier run from another checkout left in /tmp) and
+    $ALIGNGUARD_DOCS_WORK set to WORK. A line that runs
     scripts/test.sh is the command CI runs (.ci/run): it is checked against
     .ci/run, not run again from inside itself;
   - a block in a source language (c, cpp, cmake, make, python, rust, toml,
@@ -32,6 +35,7 @@ import sys
 
 README_MAX_LINES = 300
 PREFIX = "/opt/alignguard"
+SCRATCH = "/tmp/alignguard"
 RUN = "sh"
 SOURCE_LANGS = {"c", "cpp", "cmake", "make", "python", "rust", "toml", "llvm",
                 "json", "yaml", "ini"}
@@ -96,7 +100,8 @@ def run_page(root, work, page, sh_blocks, ci):
                             % (page, line, cmd.strip(), " ".join(ci or ["nothing"]))]
                 script.append(": run by .ci/run: " + cmd.replace("'", ""))
                 continue
-            script.append(cmd.replace(PREFIX, os.path.join(work, "opt", "alignguard")))
+            script.append(cmd.replace(PREFIX, os.path.join(work, "opt", "alignguard"))
+                          .replace(SCRATCH, os.path.join(work, "tmp", "alignguard")))
     log = os.path.join(work, os.path.basename(page) + ".log")
     env = dict(os.environ, ALIGNGUARD_DOCS_WORK=work)
     with open(log, "w") as out:
@@ -118,6 +123,7 @@ def main(argv):
     root, work = os.path.abspath(argv[1]), os.path.abspath(argv[2])
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "opt"))
+    os.makedirs(os.path.join(work, "tmp"))
     docs = os.path.join(root, "docs")
     pages = ["README.md"] + sorted(
         "docs/" + p for p in os.listdir(docs) if p.endswith(".md"))
