@@ -75,11 +75,13 @@ InlinedAccessesPass::InlinedAccessesPass(AlignGuardOptions Opts, bool Report)
     : Opts(std::move(Opts)), Report(Report),
       Facts(std::make_shared<ModuleFacts>()) {}
 
-InlinedAccessesPass::ModuleFacts &InlinedAccessesPass::facts(Module &M) {
-  if (Facts->M == &M)
+InlinedAccessesPass::ModuleFacts &InlinedAccessesPass::facts(Function &F) {
+  Module &M = *F.getParent();
+  if (Facts->M == &M && Facts->Anchor)
     return *Facts;
   *Facts = ModuleFacts();
   Facts->M = &M;
+  Facts->Anchor = &F;
   Facts->Entries = std::make_unique<EntryPoints>(M, Opts);
   Expected<Suppressions> Suppressed = Suppressions::load(M, Opts.Ignorelist);
   if (!Suppressed) {
@@ -98,7 +100,7 @@ PreservedAnalyses InlinedAccessesPass::run(Function &F,
                                            FunctionAnalysisManager &FAM) {
   if (F.isDeclaration() || isOptedOut(F) || isRecoverCopy(F))
     return PreservedAnalyses::all();
-  ModuleFacts &MF = facts(*F.getParent());
+  ModuleFacts &MF = facts(F);
   if (!MF.Usable || !MF.Entries->isEntry(F) || MF.Suppressed->of(F))
     return PreservedAnalyses::all();
   std::vector<AlignmentPromise> Promises = collectAccesses(F);

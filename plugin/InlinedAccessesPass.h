@@ -38,6 +38,7 @@
 #include "Suppressions.h"
 
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <memory>
 
@@ -63,6 +64,11 @@ private:
   /// What the pass reads of the whole module, once per module.
   struct ModuleFacts {
     const llvm::Module *M = nullptr;
+    /// A function of M when the facts were read: null once it is deleted
+    /// (with its module, or earlier), when they are read again, so that a
+    /// later module at M's address (a JIT host's next one) is never taken
+    /// for M.
+    llvm::WeakVH Anchor;
     std::unique_ptr<EntryPoints> Entries;
     std::unique_ptr<Suppressions> Suppressed;
     FailureAction Action = FailureAction::Abort;
@@ -70,7 +76,7 @@ private:
     /// clash with the runtime's hooks): the module-level run says why.
     bool Usable = false;
   };
-  ModuleFacts &facts(llvm::Module &M);
+  ModuleFacts &facts(llvm::Function &F);
 
   AlignGuardOptions Opts;
   bool Report;
