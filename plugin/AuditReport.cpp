@@ -426,7 +426,7 @@ void writeAuditSARIF(raw_ostream &OS, const AuditReport &R) {
     if (F.Status == AuditStatus::Suppressed)
       Result["suppressions"] =
           json::Array{json::Object{{"kind", F.SuppressionKind},
-                                   {"state", "accepted"},
+                                   {"status", "accepted"},
                                    {"justification", F.Reason}}};
     Results.push_back(std::move(Result));
   }

@@ -8,6 +8,7 @@
 // RUN: %opt-ag -passes='align-guard-audit' -disable-output %t.ll 2>&1 | FileCheck %s --check-prefix=TABLE
 // RUN: %opt-ag -passes='align-guard-audit<sarif>' -disable-output %t.ll > %t.sarif
 // RUN: %python %tools/check-sarif.py %t.sarif | FileCheck %s --check-prefix=SARIF
+// RUN: %python %tools/validate-sarif.py %t.sarif | FileCheck %s --check-prefix=VALID
 // RUN: %clang-ag -O2 -g %s %rt -o %t.exe
 // RUN: %t.exe 0 | FileCheck %s --check-prefix=RUN-KNOWN
 // RUN: not --crash %t.exe 1 2>&1 | FileCheck %s --check-prefix=RUN-CHECKED
@@ -32,6 +33,7 @@ __attribute__((noinline)) float checked_site(float *p) {
 }
 
 // SARIF: alignguard/unchecked-assumption warning {{.*}}annotate-opt-out.c:{{[0-9]+}}:{{[0-9]+}} | assume-bundle in 'known_site': argument #0 'p' is promised to be 64-byte aligned; suppressed: annotate("no_align_guard") at {{.*}}annotate-opt-out.c:{{[0-9]+}} | suppressed inSource: annotate("no_align_guard") at {{.*}}annotate-opt-out.c:{{[0-9]+}}
+// VALID: validate-sarif: {{.*}}: valid
 // SARIF-NEXT: alignguard/unchecked-assumption warning {{.*}}annotate-opt-out.c:{{[0-9]+}}:{{[0-9]+}} | assume-bundle in 'checked_site': {{.*}}; unchecked: nothing checks it{{$}}
 
 static _Alignas(64) float Data[64];
