@@ -42,7 +42,16 @@ static bool insertPreheaders(ArrayRef<const AlignmentPromise *> Promises,
 /// affine only once `y` is a value. Not under optnone (-O0 keeps its
 /// variables in memory, and its checks at the assumes), and not a slot
 /// whose load is itself a promised pointer: the load names the promise
-/// (in reports and in the audit), and would become a phi.
+/// (in reports and in the audit), and would become a phi. Nor a slot an
+/// assume's operand bundle names: promotion drops such a use by retagging
+/// its bundle "ignore" with every operand kept (Value::dropDroppableUse),
+/// and an "align" bundle with an offset becomes a three-operand "ignore"
+/// the verifier rejects (`too many arguments`).
+static bool namedByAssume(const AllocaInst *AI) {
+  return llvm::any_of(AI->users(),
+                      [](const User *U) { return isa<AssumeInst>(U); });
+}
+
 static bool promoteAllocas(Function &F, ArrayRef<AlignmentPromise> Promises,
                            FunctionAnalysisManager &FAM) {
   if (F.hasOptNone())
@@ -55,7 +64,7 @@ static bool promoteAllocas(Function &F, ArrayRef<AlignmentPromise> Promises,
   std::vector<AllocaInst *> Allocas;
   for (Instruction &I : F.getEntryBlock())
     if (auto *AI = dyn_cast<AllocaInst>(&I))
-      if (!Named.count(AI) && isAllocaPromotable(AI))
+      if (!Named.count(AI) && !namedByAssume(AI) && isAllocaPromotable(AI))
         Allocas.push_back(AI);
   if (Allocas.empty())
     return false;
