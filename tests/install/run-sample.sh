@@ -156,6 +156,6 @@ expect 0 "" "" "$prefix/bin/alignguard" --llvm "$major" instrument "$work/kernel
   -o "$work/kernel.checked.ll" -- recover
 grep -q '__alignguard_report' "$work/kernel.checked.ll" ||
   fail "alignguard instrument added no check"
-expect 2 "no AlignGuard.so for LLVM 13" "" "$prefix/bin/alignguard" --llvm 13 \
+expect 2 "no AlignGuard plugin for LLVM 13 found" "" "$prefix/bin/alignguard" --llvm 13 \
   instrument "$work/kernel.ll" -o "$work/x.ll"
 echo "run-sample: all checks passed ($prefix, LLVM $major)"
