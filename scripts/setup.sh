@@ -18,7 +18,8 @@ for n in "${majors[@]}"; do
     exit 2
   fi
   packages+=("llvm-$n-dev" "clang-$n" "llvm-$n-tools" "llvm-$n" "mlir-$n-tools")
-  # compiler-rt (UBSan's runtime, for tests/lit/programs/ubsan-parity.test):
+  # compiler-rt (UBSan's runtime, for tests/lit/programs/ubsan-parity.test;
+  # ASan, TSan and libFuzzer for tests/sanitize/run.sh):
   # its own package, except for 15, where libclang-common-15-dev has it.
   if ((n == 15)); then
     packages+=("libclang-common-15-dev")
