@@ -17,7 +17,8 @@
 # --alignguard-entry=GLOB, ...: the flags of alignguard-clang,
 # docs/flags.md), and alignguard-clang, the target's compiler launcher in its
 # --alignguard-launch mode, turns them into the compiler's `-mllvm
-# -alignguard-pipeline=TEXT` (with -fplugin= before LLVM 22) for that compile
+# -alignguard-pipeline=TEXT` (with the -fplugin= its LLVM may need: the
+# wrapper's answer, --alignguard-print-plugin-args) for that compile
 # only, exactly as it does as CC: they are in the command line, so make and
 # ninja rebuild the target's objects when they change, a compiler launcher
 # after it (ccache, sccache, distcc) sees and forwards the pipeline, and no

@@ -8,7 +8,8 @@ prefix of its own, then, from the one list tests/install/flags.txt:
     command (`ninja -t commands`) must be `PREFIX/bin/alignguard-clang
     --alignguard-launch CLANG ...` with the case's flags, in order;
   - runs that command with -###: clang must get the case's pipeline
-    (`-mllvm -alignguard-pipeline=...`, and -fplugin= before LLVM 22);
+    (`-mllvm -alignguard-pipeline=...`, and -fplugin= where the wrapper's
+    --alignguard-print-plugin-args has it: before LLVM 22);
   - runs PREFIX/bin/alignguard-clang as CC with the same flags and -###:
     the same pipeline (so the wrapper accepts every flag CMake writes);
   - ALIGNGUARD=off under --alignguard-launch drops the flags and the plugin.
@@ -65,6 +66,12 @@ if rc:
     sys.exit("flags-test: cmake --install failed:\n" + out)
 wrapper = os.path.join(prefix, "bin", "alignguard-clang")
 plugin = os.path.join(prefix, "lib", "alignguard", "llvm-%d" % major, "AlignGuard.so")
+# Whether clang gets -fplugin= too: the wrapper's one answer, asked.
+rc, out = run([wrapper, "--alignguard-plugin=" + plugin, "--alignguard-print-plugin-args"],
+              env=clean_env())
+if rc or "-fpass-plugin=" + plugin not in out.split():
+    sys.exit("flags-test: alignguard-clang --alignguard-print-plugin-args failed:\n" + out)
+fplugin = "-fplugin=" + plugin in out.split()
 
 cases = []
 with open(os.path.join(here, "flags.txt")) as f:
@@ -125,7 +132,7 @@ for target, args, flags, pipeline in cases:
     # The launcher, as ninja runs it.
     rc, out = run(cmd + ["-###"], cwd=bin_, env=clean_env())
     got, early = pipeline_of(out)
-    if rc or got != want or early != (major < 22):
+    if rc or got != want or early != fplugin:
         fail("%s: the launcher gave the pipeline %s (-fplugin: %s), not %s:\n%s"
              % (target, got, early, want, out))
     # The wrapper as CC, with the flags CMake wrote, for the same object.
@@ -134,7 +141,7 @@ for target, args, flags, pipeline in cases:
                                        "-o", obj],
                   cwd=bin_, env=clean_env(ALIGNGUARD_LLVM=str(major)))
     got, early = pipeline_of(out)
-    if rc or got != want or early != (major < 22):
+    if rc or got != want or early != fplugin:
         fail("%s: alignguard-clang %s gave the pipeline %s (-fplugin: %s), not %s:\n%s"
              % (target, " ".join(flags), got, early, want, out))
     if len(failures) == failed:

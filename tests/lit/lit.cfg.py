@@ -26,17 +26,33 @@ for var in ("ALIGNGUARD_PIPELINE", "ALIGNGUARD_OPTIONS", "ALIGNGUARD",
     config.environment.pop(var, None)
 
 opt = os.path.join(config.llvm_bin, "opt")
+# The arguments with which clang loads the plugin so that `-mllvm
+# -alignguard-*` reaches it (-fplugin= too before LLVM 22): the wrapper's
+# answer, the one it and alignguard_instrument() use, asked here, not
+# written again. Feature `fplugin`: that answer has -fplugin=.
+wrapper = os.path.join(config.project_source, "scripts", "alignguard-clang")
+plugin_args = subprocess.run(
+    [config.python, wrapper, "--alignguard-plugin=" + config.plugin,
+     "--alignguard-print-plugin-args"], env={"PATH": config.environment["PATH"]},
+    capture_output=True, text=True)
+if plugin_args.returncode != 0 or not plugin_args.stdout.split():
+    lit_config.fatal("alignguard-clang --alignguard-print-plugin-args failed: "
+                     + plugin_args.stderr)
+plugin_args = plugin_args.stdout.split()
+if any(a.startswith("-fplugin=") for a in plugin_args):
+    config.available_features.add("fplugin")
+# Longer names first: lit substitutes in this order.
+config.substitutions.append(("%plugin-args", " ".join(plugin_args)))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%opt-ag", "%s -load-pass-plugin=%s" % (opt, config.plugin)))
 config.substitutions.append(("%opt", opt))
 config.substitutions.append(("%llc", os.path.join(config.llvm_bin, "llc")))
 clang_flags = "-fpass-plugin=%s -I%s" % (config.plugin, config.runtime_include)
 config.substitutions.append(("%clang-ag", "%s %s" % (config.clang, clang_flags)))
-# What `-mllvm -alignguard-pipeline=` needs besides -fpass-plugin: before
-# LLVM 22 clang reads -mllvm before it loads pass plugins; -fplugin= loads
-# the plugin first (the wrappers and alignguard_instrument() add it).
-config.substitutions.append(("%fplugin", "-fplugin=%s" % config.plugin
-                             if config.llvm_version_major < 22 else ""))
+# clang with the plugin loaded as the wrapper loads it for a pipeline given
+# with -mllvm (%plugin-args).
+config.substitutions.append(("%clang-mllvm", "%s %s -I%s" % (
+    config.clang, " ".join(plugin_args), config.runtime_include)))
 config.substitutions.append(("%clang", config.clang))
 # The example JIT host (examples/jit-host) and its sources.
 config.substitutions.append(("%jit-host", config.jit_host))

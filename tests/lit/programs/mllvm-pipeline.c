@@ -4,19 +4,19 @@
 // empty runs nothing; a bad one fails the compile naming the option. LLVM 22's
 // clang loads -fpass-plugin plugins before it reads -mllvm; before 22 it reads
 // -mllvm first and rejects the option as unknown unless -fplugin= has loaded
-// the plugin already (%fplugin: -fplugin=AlignGuard.so before 22, nothing
-// from 22).
-// RUN: %clang-ag %fplugin -O1 -S -emit-llvm %s -o - \
+// the plugin already. %clang-mllvm loads the plugin with the arguments
+// alignguard-clang --alignguard-print-plugin-args gives (plugin-args.test).
+// RUN: %clang-mllvm -O1 -S -emit-llvm %s -o - \
 // RUN:   -mllvm -alignguard-pipeline='align-guard<trap>' | FileCheck %s --check-prefix=TRAP
-// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag %fplugin -O1 -S -emit-llvm %s -o - \
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-mllvm -O1 -S -emit-llvm %s -o - \
 // RUN:   -mllvm -alignguard-pipeline='align-guard<trap>' | FileCheck %s --check-prefix=TRAP
-// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag %fplugin -O1 -S -emit-llvm %s -o - \
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-mllvm -O1 -S -emit-llvm %s -o - \
 // RUN:   | FileCheck %s --check-prefix=RECOVER
-// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-ag %fplugin -O1 -S -emit-llvm %s -o - \
+// RUN: env ALIGNGUARD_PIPELINE='align-guard<recover>' %clang-mllvm -O1 -S -emit-llvm %s -o - \
 // RUN:   -mllvm -alignguard-pipeline= | FileCheck %s --check-prefix=NONE
-// RUN: not %clang-ag %fplugin -O1 -S -emit-llvm %s -o /dev/null \
+// RUN: not %clang-mllvm -O1 -S -emit-llvm %s -o /dev/null \
 // RUN:   -mllvm -alignguard-pipeline='align-guard<trapp>' 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not %clang-ag %fplugin -O1 -S -emit-llvm %s -o /dev/null \
+// RUN: not %clang-mllvm -O1 -S -emit-llvm %s -o /dev/null \
 // RUN:   -mllvm -alignguard-pipeline='align-gaurd' 2>&1 | FileCheck %s --check-prefix=BAD-NAME
 //
 // The wrapper passes its flags the same way, and so does its launcher mode
