@@ -172,6 +172,9 @@ Function *splitEntry(Function &F, BasicBlock &Fail, BasicBlock &Rest) {
   M.getFunctionList().insert(F.getIterator(), Check);
   Check->copyAttributesFrom(&F);
   Check->setComdat(F.getComdat());
+  // The check keeps a kernel's convention; the body, which it calls, takes
+  // the device functions' (a kernel convention permits no calls).
+  F.setCallingConv(calleeConvention(F.getCallingConv()));
   if (Check->hasPersonalityFn())
     Check->setPersonalityFn(nullptr);
   // What the symbol carries (CFI's !type, an entry count, ...), not the
