@@ -596,9 +596,6 @@ PreservedAnalyses AlignGuardAuditPass::run(Module &M,
     case AuditFormat::JSON:
       writeAuditJSON(OS, Report);
       break;
-    case AuditFormat::SARIF:
-      writeAuditSARIF(OS, Report);
-      break;
     }
   };
   if (Opts.Output.empty()) {

@@ -1,8 +1,7 @@
-//===- AuditReport.cpp - The audit's findings as a table, JSON or SARIF --===//
+//===- AuditReport.cpp - The audit's findings as a table or JSON ---------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "AuditReport.h"
 
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -298,7 +297,6 @@ static json::Value orNull(const std::string &S) {
   return S;
 }
 
-/// tool.driver.rules, and the JSON's `rules`.
 /// docs/audit.md (#Anchor, when given) as a file URI: the installed copy of the
 /// prefix the plugin is installed in
 /// (PREFIX/lib/alignguard/llvm-N/AlignGuard.so ->
@@ -320,6 +318,8 @@ static std::string docUri(StringRef Anchor) {
   return Anchor.empty() ? Page : Page + "#" + Anchor.str();
 }
 
+/// The JSON's `rules`: the SARIF reportingDescriptors the alignguard driver
+/// writes as tool.driver.rules (and takes informationUri from).
 static json::Array rulesJSON() {
   json::Array Out;
   for (const AuditRule &Rule : auditRules())
@@ -392,58 +392,6 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R) {
     J.attribute("rules", rulesJSON());
   });
   OS << "\n";
-}
-
-void writeAuditSARIF(raw_ostream &OS, const AuditReport &R) {
-  json::Array Results;
-  for (const AuditFinding &F : R.Findings) {
-    json::Object Location{{"logicalLocations", json::Array{json::Object{
-                                                   {"name", F.Promise.Function},
-                                                   {"kind", "function"}}}}};
-    if (!F.Promise.File.empty()) {
-      json::Object Region;
-      if (F.Promise.Line)
-        Region["startLine"] = F.Promise.Line;
-      if (F.Promise.Line && F.Promise.Column)
-        Region["startColumn"] = F.Promise.Column;
-      json::Object Physical{
-          {"artifactLocation", json::Object{{"uri", F.Promise.File}}}};
-      if (F.Promise.Line)
-        Physical["region"] = std::move(Region);
-      Location["physicalLocation"] = std::move(Physical);
-    }
-    json::Object Result{
-        {"ruleId", F.Rule->Id},
-        {"level", F.Rule->Level},
-        {"message", json::Object{{"text", F.Message}}},
-        {"locations", json::Array{std::move(Location)}},
-        {"partialFingerprints", json::Object{{"alignguard/v1", F.Fingerprint}}},
-    };
-    if (F.Occurrences > 1)
-      Result["occurrenceCount"] = F.Occurrences;
-    // Code-scanning tools show a result with a suppression as suppressed,
-    // not as absent and not as open.
-    if (F.Status == AuditStatus::Suppressed)
-      Result["suppressions"] =
-          json::Array{json::Object{{"kind", F.SuppressionKind},
-                                   {"status", "accepted"},
-                                   {"justification", F.Reason}}};
-    Results.push_back(std::move(Result));
-  }
-  json::Object Driver{{"name", "AlignGuard"},
-                      {"version", ALIGNGUARD_VERSION},
-                      {"semanticVersion", ALIGNGUARD_VERSION},
-                      {"informationUri", docUri("")},
-                      {"rules", rulesJSON()}};
-  json::Object Log{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", json::Array{json::Object{
-                   {"tool", json::Object{{"driver", std::move(Driver)}}},
-                   {"invocations",
-                    json::Array{json::Object{{"executionSuccessful", true}}}},
-                   {"results", std::move(Results)}}}}};
-  OS << formatv("{0:2}", json::Value(std::move(Log))) << "\n";
 }
 
 } // namespace alignguard

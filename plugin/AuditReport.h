@@ -1,11 +1,13 @@
-//===- AuditReport.h - The audit's findings as a table, JSON or SARIF ----===//
+//===- AuditReport.h - The audit's findings as a table or JSON -----------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // One AuditFinding per alignment promise; decideListing turns them into
 // what the report lists (system headers left out, identical findings
 // merged, each with its fingerprint, SARIF rule and message) and the
-// summary; the writers for the three formats print what that decided.
-// The JSON field names are a contract (README, "Audit JSON"): keep them.
+// summary; the writers for the two formats print what that decided.
+// The JSON field names are a contract (docs/audit.md): keep them. SARIF is
+// written by one writer, the alignguard driver's, from this JSON (each
+// finding's rule, message, fingerprint and suppression; the `rules`).
 //
 //   {"alignguard_audit": 1, "version": "0.1.0", "module": "k.ll",
 //    "assumptions": [{"function": "vadd", "kind": "param-attr", "subject":
@@ -167,11 +169,8 @@ AuditReport decideListing(std::string Module,
 /// A readable table of R's findings (a merged one with ` (xN)` after its
 /// location), then one summary line.
 void writeAuditTable(llvm::raw_ostream &OS, const AuditReport &R);
-/// The JSON contract.
+/// The JSON contract, from which the alignguard driver writes SARIF.
 void writeAuditJSON(llvm::raw_ostream &OS, const AuditReport &R);
-/// SARIF 2.1.0: one result per finding under its rule, a suppressed one
-/// with a `suppressions` entry, a merged one with its occurrenceCount.
-void writeAuditSARIF(llvm::raw_ostream &OS, const AuditReport &R);
 
 } // namespace alignguard
 

@@ -192,15 +192,13 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
     std::tie(Param, Params) = Params.split(';');
     if (Param.empty())
       continue;
-    if (Param == "json" || Param == "sarif" || Param == "table") {
+    if (Param == "json" || Param == "table") {
       if (!FormatWord.empty() && FormatWord != Param)
         return invalidParameter("align-guard-audit", Param,
                                 "conflicts with '" + FormatWord +
                                     "'; give one format");
       FormatWord = Param;
-      Opts.Format = Param == "json"    ? AuditFormat::JSON
-                    : Param == "sarif" ? AuditFormat::SARIF
-                                       : AuditFormat::Table;
+      Opts.Format = Param == "json" ? AuditFormat::JSON : AuditFormat::Table;
       continue;
     }
     if (Param == "all") {
@@ -253,7 +251,7 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
     if (*IsList)
       continue;
     return invalidParameter("align-guard-audit", Param,
-                            "expected table, json, sarif, output=FILE, all, "
+                            "expected table, json, output=FILE, all, "
                             "system, system-prefix=DIR, fail-on-unchecked, "
                             "plan, entry=GLOB, exclude=GLOB or "
                             "ignorelist=FILE");
@@ -327,8 +325,6 @@ static StringRef auditFormatName(AuditFormat Format) {
     return "table";
   case AuditFormat::JSON:
     return "json";
-  case AuditFormat::SARIF:
-    return "sarif";
   }
   llvm_unreachable("unknown audit format");
 }

@@ -107,20 +107,22 @@ parseAlignGuardOptions(llvm::StringRef Params);
 void printAlignGuardOptions(llvm::raw_ostream &OS,
                             const AlignGuardOptions &Opts);
 
-enum class AuditFormat { Table, JSON, SARIF };
+/// The audit's formats: a table for a reader, JSON for the alignguard driver
+/// (which writes SARIF from it: one SARIF writer) and other tools.
+enum class AuditFormat { Table, JSON };
 
-/// The parameters of `align-guard-audit<table|json|sarif;output=FILE;all;
+/// The parameters of `align-guard-audit<table|json;output=FILE;all;
 /// system;fail-on-unchecked;plan;ACTION;accesses;type-alignment;loads;
 /// entry=GLOB;exclude=GLOB;ignorelist=FILE;system-prefix=DIR>`, ACTION
 /// one of align-guard's (abort, trap, recover, return=N, fallback).
 struct AuditOptions {
   AuditFormat Format = AuditFormat::Table;
-  /// Where the report goes; empty: the table to stderr, JSON and SARIF to
-  /// stdout. `%m` is replaced by the module's source_filename made into one
-  /// file name: `.` components dropped, `..` ones written `up`, the rest
-  /// joined with `_` (/src/a/k.c -> src_a_k.c, ../k.c -> up_k.c), so one
-  /// clang build writes one file per translation unit, even for two
-  /// sources of one name in different directories.
+  /// Where the report goes; empty: the table to stderr, JSON to stdout. `%m` is
+  /// replaced by the module's source_filename made into one file name: `.`
+  /// components dropped, `..` ones written `up`, the rest joined with `_`
+  /// (/src/a/k.c -> src_a_k.c, ../k.c -> up_k.c), so one clang build writes one
+  /// file per translation unit, even for two sources of one name in different
+  /// directories.
   std::string Output;
   /// List every promise, not only the unchecked and unsupported ones.
   bool All = false;
@@ -152,7 +154,7 @@ llvm::Expected<AuditOptions> parseAuditOptions(llvm::StringRef Params);
 
 /// Prints the parameter text of `align-guard-audit<...>` (without the
 /// brackets), ';'-separated, in this order: the format word (always:
-/// `table`, `json` or `sarif`), `output=FILE`, `all`, `system`,
+/// `table` or `json`), `output=FILE`, `all`, `system`,
 /// `fail-on-unchecked`, `plan`, Guard's action word (with `plan`, always;
 /// without, only when it is not `abort`), `accesses`, `type-alignment` and
 /// `loads` (Guard's), then `entry=GLOB` and `exclude=GLOB` once per glob of
@@ -160,7 +162,7 @@ llvm::Expected<AuditOptions> parseAuditOptions(llvm::StringRef Params);
 /// then `system-prefix=DIR` once per prefix in order:
 ///
 ///   table
-///   sarif;output=x.json;all;system;fail-on-unchecked;plan;fallback
+///   json;output=x.json;all;system;fail-on-unchecked;plan;fallback
 ///   json;system-prefix=/opt/sdk/include
 void printAuditOptions(llvm::raw_ostream &OS, const AuditOptions &Opts);
 

@@ -282,8 +282,8 @@ INSTANTIATE_TEST_SUITE_P(
         PrintCase{"json", "json"}, PrintCase{"json;abort", "json"},
         PrintCase{"plan", "table;plan;abort"},
         PrintCase{"json;plan;recover;accesses", "json;plan;recover;accesses"},
-        PrintCase{"sarif;all;fail-on-unchecked;output=x.json;plan;fallback",
-                  "sarif;output=x.json;all;fail-on-unchecked;plan;fallback"},
+        PrintCase{"json;all;fail-on-unchecked;output=x.json;plan;fallback",
+                  "json;output=x.json;all;fail-on-unchecked;plan;fallback"},
         // Without plan a non-default action is kept, so it still round-trips.
         PrintCase{"trap;json", "json;trap"},
         PrintCase{"accesses", "table;accesses"},
@@ -297,7 +297,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "json;all;ignorelist=ubsan.txt"},
         PrintCase{"ignorelist=u.txt;type-alignment;json",
                   "json;type-alignment;ignorelist=u.txt"},
-        PrintCase{"loads;sarif;plan", "sarif;plan;abort;loads"},
+        PrintCase{"loads;json;plan", "json;plan;abort;loads"},
         PrintCase{"system;json", "json;system"},
         PrintCase{"fail-on-unchecked;system;all",
                   "table;all;system;fail-on-unchecked"},
@@ -385,15 +385,22 @@ INSTANTIATE_TEST_SUITE_P(
     Audit, InvalidAuditOptions,
     ::testing::Values(
         InvalidCase{"xml", "invalid align-guard-audit pass parameter 'xml': "
-                           "expected table, json, sarif, output=FILE, all, "
+                           "expected table, json, output=FILE, all, "
                            "system, system-prefix=DIR, fail-on-unchecked, "
                            "plan, entry=GLOB, exclude=GLOB or "
                            "ignorelist=FILE"},
+        // SARIF is the alignguard driver's, written from the JSON.
+        InvalidCase{"sarif",
+                    "invalid align-guard-audit pass parameter 'sarif': "
+                    "expected table, json, output=FILE, all, "
+                    "system, system-prefix=DIR, fail-on-unchecked, "
+                    "plan, entry=GLOB, exclude=GLOB or "
+                    "ignorelist=FILE"},
         InvalidCase{"json;system-prefix=",
                     "invalid align-guard-audit pass parameter "
                     "'system-prefix=': expected system-prefix=DIR"},
-        InvalidCase{"json;sarif",
-                    "invalid align-guard-audit pass parameter 'sarif': "
+        InvalidCase{"json;table",
+                    "invalid align-guard-audit pass parameter 'table': "
                     "conflicts with 'json'; give one format"},
         InvalidCase{"output=", "invalid align-guard-audit pass parameter "
                                "'output=': expected output=FILE"},
@@ -461,7 +468,7 @@ TEST(AlignGuardAccessesOnly, ParsesPrintsAndIsNotTheAudits) {
   ASSERT_FALSE(static_cast<bool>(Audit));
   EXPECT_EQ(llvm::toString(Audit.takeError()),
             "invalid align-guard-audit pass parameter 'accesses-only': "
-            "expected table, json, sarif, output=FILE, all, system, "
+            "expected table, json, output=FILE, all, system, "
             "system-prefix=DIR, fail-on-unchecked, plan, entry=GLOB, "
             "exclude=GLOB or ignorelist=FILE");
 }

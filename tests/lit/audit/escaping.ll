@@ -3,7 +3,7 @@
 ; RUN: %opt-ag -passes='align-guard-audit<json>' -disable-output %s > %t.json
 ; RUN: %python %tools/audit-json.py %t.json | FileCheck %s --check-prefix=JSON
 ; RUN: FileCheck %s --check-prefix=RAW < %t.json
-; RUN: %opt-ag -passes='align-guard-audit<sarif>' -disable-output %s > %t.sarif
+; RUN: %alignguard --plugin %plugin audit --sarif %s > %t.sarif
 ; RUN: %python %tools/check-sarif.py %t.sarif | FileCheck %s --check-prefix=SARIF
 ; RUN: %opt-ag -passes='align-guard-audit' -disable-output %s 2>&1 | FileCheck %s --check-prefix=TABLE
 

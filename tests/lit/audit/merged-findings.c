@@ -9,7 +9,7 @@
 // RUN: %python %tools/audit-json.py %t/k.json | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t/k.json
 // RUN: %opt-ag -passes='align-guard-audit' -disable-output %t/k.ll 2>&1 | FileCheck %s --check-prefix=TABLE
-// RUN: %opt-ag -passes='align-guard-audit<sarif>' -disable-output %t/k.ll > %t/k.sarif
+// RUN: %alignguard --plugin %plugin audit --sarif %t/k.ll > %t/k.sarif
 // RUN: %python %tools/check-sarif.py %t/k.sarif | FileCheck %s --check-prefix=SARIF
 // RUN: FileCheck %s --check-prefix=SARIF-FIELDS < %t/k.sarif
 // The SARIF results carry the JSON findings' fingerprints, in order.
@@ -50,18 +50,19 @@ void scale(float *out, int n) {
 // TABLE: unchecked  access         scale  argument #0 'out'  {{[0-9]+}} {{.*}}merged-findings.c:{{[0-9]+}}:{{[0-9]+}} (x2)  rests on
 // TABLE: summary: [[N:[0-9]+]] assumptions: [[N]] unchecked,
 
-// SARIF: alignguard/unchecked-assumption warning merged-findings.c:{{[0-9]+}}:{{[0-9]+}} | assume-bundle in 'scale': argument #0 'out' is promised to be 64-byte aligned; unchecked: nothing checks it{{$}}
-// SARIF: alignguard/unchecked-assumption warning merged-findings.c:{{[0-9]+}}:{{[0-9]+}} | access in 'scale': {{.*}} | x2
+// SARIF: alignguard/unchecked-assumption warning file://{{.*}}/merged-findings.c:{{[0-9]+}}:{{[0-9]+}} | assume-bundle in 'scale': argument #0 'out' is promised to be 64-byte aligned; unchecked: nothing checks it{{$}}
+// SARIF: alignguard/unchecked-assumption warning file://{{.*}}/merged-findings.c:{{[0-9]+}}:{{[0-9]+}} | access in 'scale': {{.*}} | x2
 
+// SARIF-FIELDS: "name": "AlignGuard",
+// SARIF-FIELDS-NEXT: "version": "{{[0-9]+\.[0-9]+\.[0-9]+}}",
+// SARIF-FIELDS-NEXT: "semanticVersion": "{{[0-9]+\.[0-9]+\.[0-9]+}}",
+// SARIF-FIELDS: "informationUri": "file://{{.*}}/docs/audit.md"
 // SARIF-FIELDS: "invocations": [
 // SARIF-FIELDS-NEXT: {
 // SARIF-FIELDS-NEXT: "executionSuccessful": true
-// SARIF-FIELDS: "occurrenceCount": 2,
-// SARIF-FIELDS-NEXT: "partialFingerprints": {
+// SARIF-FIELDS: "partialFingerprints": {
 // SARIF-FIELDS-NEXT: "alignguard/v1": "{{([0-9a-f]{16})}}"
-// SARIF-FIELDS: "informationUri": "file://{{.*}}/docs/audit.md",
-// SARIF-FIELDS: "semanticVersion": "{{[0-9]+\.[0-9]+\.[0-9]+}}",
-// SARIF-FIELDS-NEXT: "version": "{{[0-9]+\.[0-9]+\.[0-9]+}}"
+// SARIF-FIELDS: "occurrenceCount": 2
 
 // FP: {{^([0-9a-f]{16})$}}
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

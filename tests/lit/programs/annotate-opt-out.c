@@ -6,9 +6,17 @@
 // RUN: %clang -O1 -g -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: %opt-ag -passes='align-guard' -pass-remarks=align-guard -pass-remarks-analysis=align-guard -disable-output %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %opt-ag -passes='align-guard-audit' -disable-output %t.ll 2>&1 | FileCheck %s --check-prefix=TABLE
-// RUN: %opt-ag -passes='align-guard-audit<sarif>' -disable-output %t.ll > %t.sarif
+// RUN: %alignguard --plugin %plugin audit --sarif %t.ll > %t.sarif
 // RUN: %python %tools/check-sarif.py %t.sarif | FileCheck %s --check-prefix=SARIF
 // RUN: %python %tools/validate-sarif.py %t.sarif | FileCheck %s --check-prefix=VALID
+// With an ignorelist entry too, as a build writes it (per-unit JSON, merged
+// by the driver, the one SARIF writer): both suppression kinds in one log,
+// valid against the errata01 schema.
+// RUN: rm -rf %t.units && mkdir -p %t.units && printf '[alignment]\nfun:checked_site\n' > %t.ignore
+// RUN: %opt-ag -passes='align-guard-audit<json;all;ignorelist=%t.ignore;output=%t.units/k.json>' -disable-output %t.ll
+// RUN: %alignguard audit --merge --sarif %t.units > %t.both.sarif
+// RUN: %python %tools/check-sarif.py %t.both.sarif | FileCheck %s --check-prefix=BOTH
+// RUN: %python %tools/validate-sarif.py %t.both.sarif | FileCheck %s --check-prefix=VALID
 // RUN: %clang-ag -O2 -g %s %rt -o %t.exe
 // RUN: %t.exe 0 | FileCheck %s --check-prefix=RUN-KNOWN
 // RUN: not --crash %t.exe 1 2>&1 | FileCheck %s --check-prefix=RUN-CHECKED
@@ -35,6 +43,9 @@ __attribute__((noinline)) float checked_site(float *p) {
 // SARIF: alignguard/unchecked-assumption warning {{.*}}annotate-opt-out.c:{{[0-9]+}}:{{[0-9]+}} | assume-bundle in 'known_site': argument #0 'p' is promised to be 64-byte aligned; suppressed: annotate("no_align_guard") at {{.*}}annotate-opt-out.c:{{[0-9]+}} | suppressed inSource: annotate("no_align_guard") at {{.*}}annotate-opt-out.c:{{[0-9]+}}
 // VALID: validate-sarif: {{.*}}: valid
 // SARIF-NEXT: alignguard/unchecked-assumption warning {{.*}}annotate-opt-out.c:{{[0-9]+}}:{{[0-9]+}} | assume-bundle in 'checked_site': {{.*}}; unchecked: nothing checks it{{$}}
+// BOTH: alignguard/unchecked-assumption warning {{.*}}annotate-opt-out.c:{{[0-9]+}}:{{[0-9]+}} | assume-bundle in 'known_site': {{.*}} | suppressed inSource: annotate("no_align_guard") at {{.*}}annotate-opt-out.c:{{[0-9]+}}
+// BOTH-NEXT: alignguard/unchecked-assumption warning {{.*}}annotate-opt-out.c:{{[0-9]+}}:{{[0-9]+}} | assume-bundle in 'checked_site': {{.*}} | suppressed external: fun:checked_site at {{.*}}.ignore:2
+// BOTH-NOT: alignguard/
 
 static _Alignas(64) float Data[64];
 
