@@ -19,6 +19,8 @@ STATISTIC(NumRuntimeAlignmentsKept,
           "Checked run-time alignments kept as select(power of two, A, 1)");
 STATISTIC(NumLegacyPromisesKeptAsBundles,
           "Checked legacy icmp promises kept as \"align\" bundles");
+STATISTIC(NumHugeAlignmentsCapped,
+          "Checked alignments above LLVM's largest kept as the largest");
 
 namespace alignguard {
 namespace {
@@ -36,6 +38,18 @@ Value *powerOfTwoOrOne(Value *A, Instruction *Before) {
 }
 
 } // namespace
+
+/// A constant power-of-two alignment, at most the largest LLVM represents
+/// (Value::MaximumAlignment): AlignmentFromAssumptions writes a bundle's
+/// alignment onto the accesses it covers as it is, and the verifier
+/// rejects an access above that ("huge alignment values are
+/// unsupported", LLVM 14 and 22). The check tests the alignment written.
+Value *representable(ConstantInt *C) {
+  if (C->getValue().ule(Value::MaximumAlignment))
+    return C;
+  ++NumHugeAlignmentsCapped;
+  return ConstantInt::get(C->getType(), Value::MaximumAlignment);
+}
 
 CallInst *keepCheckedBundles(CallInst &Assume,
                              ArrayRef<const AlignmentPromise *> Checked) {
@@ -55,8 +69,13 @@ CallInst *keepCheckedBundles(CallInst &Assume,
     }
     Value *Alignment = Bundle.Inputs[1];
     if (auto *C = dyn_cast<ConstantInt>(Alignment)) {
-      if (C->getValue().isPowerOf2()) {
+      if (C->getValue().isPowerOf2() && representable(C) == C) {
         Keep.emplace_back(Bundle);
+      } else if (C->getValue().isPowerOf2()) {
+        std::vector<Value *> Inputs(Bundle.Inputs.begin(), Bundle.Inputs.end());
+        Inputs[1] = representable(C);
+        Keep.emplace_back(std::string(Bundle.getTagName()), Inputs);
+        Changed = true;
       } else {
         ++NumNullPromisesDropped; // the check proved the pointer null
         Changed = true;
@@ -81,7 +100,7 @@ CallInst *keepCheckedBundles(CallInst &Assume,
         !C->getValue().isPowerOf2() || !A->Pointer->getType()->isPointerTy() ||
         !isa<ICmpInst>(Assume.getArgOperand(0)))
       continue;
-    std::vector<Value *> Inputs = {A->Pointer, A->Alignment};
+    std::vector<Value *> Inputs = {A->Pointer, representable(C)};
     if (A->Offset)
       Inputs.push_back(A->Offset);
     Keep.emplace_back("align", Inputs);

@@ -18,8 +18,11 @@
 //                                 was one, and never one that constant
 //                                 propagation can turn into alignment 0.
 //
-// A constant power-of-two alignment (the usual case) is left as it is. A
-// legacy promise becomes a bundle:
+// A constant power-of-two alignment (the usual case) is left as it is,
+// unless it is above the largest alignment LLVM represents
+// (Value::MaximumAlignment, 2^32): then it is kept as that largest, since
+// AlignmentFromAssumptions would write the larger one onto the accesses,
+// which the verifier rejects. A legacy promise becomes a bundle:
 //
 //   assume(icmp eq (and (ptrtoint %p - off), A-1), 0)
 //                                 assume(true) ["align"(%p, A[, off])]: the
