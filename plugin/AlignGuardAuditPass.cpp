@@ -413,7 +413,7 @@ void Auditor::remark(const AlignmentPromise &A, const AuditFinding &F) {
       A.Inst ? A.Inst->getParent() : &A.F->getEntryBlock();
   if (A.Inst && A.Inst->getDebugLoc())
     Loc = DiagnosticLocation(A.Inst->getDebugLoc());
-  if (!isListedByDefault(F.Status))
+  if (!needsAttention(F.Status))
     ORE.emit([&] {
       return Fill(OptimizationRemarkAnalysis(DEBUG_TYPE, Name, Loc, Region));
     });
@@ -448,7 +448,7 @@ std::vector<AuditFinding> Auditor::findings(const CollectScope &Scope,
       if (Only.Unaccounted &&
           (V.Derived || (isVerified(V.Status) && !V.OwnCheck)))
         continue;
-      if (isListedByDefault(V.Status) && isOptedOut(F))
+      if (needsAttention(V.Status) && isOptedOut(F))
         V.Reason += std::string(V.Reason.empty() ? "" : "; ") +
                     "the function opts out with \"no-align-guard\"";
       // What nothing checks, the user opted out of: listed with the rule.
@@ -583,10 +583,10 @@ PreservedAnalyses AlignGuardAuditPass::run(Module &M,
   std::vector<AuditFinding> Findings =
       Audit.findings(everyPromise(), Auditor::Selection());
   addInlinedAccesses(M, Opts, Audit.entries(), Findings);
-  AuditReport Report = decideListing(
-      M.getSourceFileName().empty() ? M.getModuleIdentifier()
-                                    : M.getSourceFileName(),
-      std::move(Findings), {Opts.All, Opts.System, Opts.SystemPrefixes});
+  AuditReport Report =
+      decideListing(M.getSourceFileName().empty() ? M.getModuleIdentifier()
+                                                  : M.getSourceFileName(),
+                    std::move(Findings), Opts.Listing);
 
   auto Write = [&](raw_ostream &OS) {
     switch (Opts.Format) {

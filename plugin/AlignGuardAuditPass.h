@@ -14,9 +14,12 @@
 //   unchecked    nothing does: the optimiser trusts the caller
 //   unsupported  an odd promise, with the reason
 //
-// What is listed is decided once (AuditReport.h, decideListing): promises
-// in system headers left out unless `system`, identical findings merged
-// into one with its number of occurrences, each with its fingerprint.
+// What is listed is decided once (AuditReport.h, decideListing and
+// listedWhen): promises in system headers left out unless `system`,
+// verified ones unless `all`, type alignments unless `all` or `type`,
+// identical findings merged into one with its number of occurrences, each
+// with its fingerprint and the parameters that list it (`listed_when`, which
+// the alignguard driver applies to merged audits).
 //
 //   opt -load-pass-plugin=AlignGuard.so -passes='align-guard-audit<json;all>'
 //       -disable-output kernel.ll

@@ -109,6 +109,20 @@ const AuditRule &auditRuleOf(AuditStatus S) {
   llvm_unreachable("unknown audit status");
 }
 
+bool needsAttention(AuditStatus S) {
+  return StringRef(auditRuleOf(S).Level) != "none";
+}
+
+ListingCondition listedWhen(AuditStatus S, bool System) {
+  ListingCondition C;
+  if (!needsAttention(S))
+    C.push_back(S == AuditStatus::Type ? std::vector<StringRef>{"all", "type"}
+                                       : std::vector<StringRef>{"all"});
+  if (System)
+    C.push_back({"system"});
+  return C;
+}
+
 std::string auditMessage(const AuditFinding &F) {
   std::string M =
       kindName(F) + " in '" + F.Promise.Function + "': " + F.Promise.Subject +
@@ -189,7 +203,8 @@ AuditReport decideListing(std::string Module,
     if (F.System && !L.System)
       continue;
     R.Summary.add(F.Status);
-    if (!L.All && !isListedByDefault(F.Status))
+    F.ListedWhen = listedWhen(F.Status, F.System);
+    if (!L.lists(F.ListedWhen))
       continue;
     F.Fingerprint = promiseFingerprint(F.Promise);
     auto [It, New] = First.try_emplace(identity(F), R.Findings.size());
@@ -371,6 +386,13 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R) {
             });
           J.attribute("path", orNull(F.Promise.Path));
           J.attribute("system", F.System);
+          J.attributeArray("listed_when", [&] {
+            for (const std::vector<StringRef> &Group : F.ListedWhen)
+              J.array([&] {
+                for (StringRef P : Group)
+                  J.value(P);
+              });
+          });
           J.attribute("fingerprint", F.Fingerprint);
           J.attribute("occurrences", F.Occurrences);
           J.attribute("rule", F.Rule->Id);

@@ -4,7 +4,10 @@
 // One AuditFinding per alignment promise; decideListing turns them into
 // what the report lists (system headers left out, identical findings
 // merged, each with its fingerprint, SARIF rule and message) and the
-// summary; the writers for the two formats print what that decided.
+// summary; the writers for the two formats print what that decided. The
+// listing rule lives here alone: each JSON finding carries the audit
+// parameters a listing needs to show it (`listed_when`), and the alignguard
+// driver applies its --all, --include-type and --include-system to that.
 // The JSON field names are a contract (docs/audit.md): keep them. SARIF is
 // written by one writer, the alignguard driver's, from this JSON (each
 // finding's rule, message, fingerprint and suppression; the `rules`).
@@ -20,6 +23,7 @@
 #ifndef ALIGNGUARD_AUDITREPORT_H
 #define ALIGNGUARD_AUDITREPORT_H
 
+#include "Options.h"
 #include "PromiseDescription.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -34,7 +38,8 @@
 namespace alignguard {
 
 /// Type: the alignment of a reference's type (AlignmentPromise::
-/// TypeImplied), not a kernel's promise; counted, listed only with `all`.
+/// TypeImplied), not a kernel's promise; counted, listed only with `all`
+/// or `type`.
 enum class AuditStatus {
   Guarded,
   Checked,
@@ -49,18 +54,19 @@ enum class AuditStatus {
 /// `suppressed`, `type`.
 llvm::StringRef auditStatusName(AuditStatus Status);
 
-/// True for the statuses that need no attention (listed only with `all`).
+/// Guarded, checked, implied: something checks the promise.
 inline bool isVerified(AuditStatus S) {
   return S == AuditStatus::Guarded || S == AuditStatus::Checked ||
          S == AuditStatus::Implied;
 }
 
+/// Whether a finding of status S needs attention: its rule (auditRuleOf)
+/// has a level other than `none` (unchecked, unsupported, suppressed). Those
+/// are listed without `all`, missed remarks, and what a baseline records;
+/// the driver reads the same from the rule levels of the JSON's `rules`.
+bool needsAttention(AuditStatus S);
+
 /// What align-guard would do with a promise (`align-guard-audit<plan>`).
-/// Listed without `all`: unchecked, unsupported and suppressed promises.
-inline bool isListedByDefault(AuditStatus S) {
-  return S == AuditStatus::Unchecked || S == AuditStatus::Unsupported ||
-         S == AuditStatus::Suppressed;
-}
 
 struct PlannedAction {
   bool Check = false;      ///< it gets a check of its own
@@ -79,6 +85,11 @@ struct AuditRule {
   const char *Full;  ///< fullDescription
   const char *Level; ///< defaultConfiguration.level of its results
 };
+
+/// The listing rule (Options.h, ListingCondition): a finding that needs
+/// attention is listed whatever the words; another one needs `all` (a type
+/// alignment: `all` or `type`); one in a system header also `system`.
+ListingCondition listedWhen(AuditStatus S, bool System);
 
 struct AuditFinding {
   /// What the promise is (PromiseDescription.h: the one description the
@@ -104,6 +115,7 @@ struct AuditFinding {
   std::string Fingerprint;         ///< promiseFingerprint(Promise)
   bool System = false;             ///< in a system header (isSystemPath), or a
                                    ///< LibraryPromise
+  ListingCondition ListedWhen;     ///< listedWhen(Status, System)
   unsigned Occurrences = 1;        ///< identical findings merged into this one
   const AuditRule *Rule = nullptr; ///< the SARIF rule it falls under
   std::string Message;             ///< the SARIF message text
@@ -133,13 +145,6 @@ struct AuditSummary {
   void add(AuditStatus S);
 };
 
-/// What the report lists (AuditOptions' `all`, `system`, `system-prefix=`).
-struct AuditListing {
-  bool All = false;
-  bool System = false;
-  std::vector<std::string> SystemPrefixes;
-};
-
 /// True when Path (absolute, normalised) is in a system header directory:
 /// /usr/include/, /usr/local/include/, /usr/lib/gcc/, /usr/lib/llvm-*/
 /// (clang's resource directory and libc++), or one of Extra (directories,
@@ -156,8 +161,9 @@ struct AuditReport {
 
 /// The audit's one decision on what the report lists, from every promise's
 /// finding (in module order): a finding is system when the Path of its
-/// location or the FunctionPath of its function isSystemPath; system ones
-/// are left out unless L.System; the verified and type ones unless L.All;
+/// location or the FunctionPath of its function isSystemPath; it is
+/// listed when L.lists(listedWhen(...)) (system ones only with L.System;
+/// verified ones with L.All; type ones with L.All or L.Type);
 /// the summary counts every promise not left out for being system, and
 /// the system ones; listed findings with the same fingerprint, status and
 /// reason (and the same placement, suppression and plan: all but the

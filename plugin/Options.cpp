@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Options.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/raw_ostream.h"
@@ -184,6 +185,47 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
   return Opts;
 }
 
+/// The listing words, in their canonical order, and what each gives.
+static constexpr std::pair<const char *, bool AuditListing::*> ListingWords[] =
+    {{"all", &AuditListing::All},
+     {"type", &AuditListing::Type},
+     {"system", &AuditListing::System}};
+
+bool AuditListing::set(StringRef Param) {
+  for (const auto &[Word, Flag] : ListingWords)
+    if (Param == Word) {
+      this->*Flag = true;
+      return true;
+    }
+  return false;
+}
+
+bool AuditListing::given(StringRef Param) const {
+  for (const auto &[Word, Flag] : ListingWords)
+    if (Param == Word)
+      return this->*Flag;
+  return false;
+}
+
+bool AuditListing::lists(const ListingCondition &C) const {
+  return llvm::all_of(C, [&](const std::vector<StringRef> &Group) {
+    return llvm::any_of(Group, [&](StringRef P) { return given(P); });
+  });
+}
+
+std::vector<StringRef> AuditListing::words() const {
+  std::vector<StringRef> Out;
+  for (const auto &[Word, Flag] : ListingWords)
+    if (this->*Flag)
+      Out.push_back(Word);
+  return Out;
+}
+
+bool operator==(const AuditListing &A, const AuditListing &B) {
+  return A.All == B.All && A.Type == B.Type && A.System == B.System &&
+         A.SystemPrefixes == B.SystemPrefixes;
+}
+
 Expected<AuditOptions> parseAuditOptions(StringRef Params) {
   AuditOptions Opts;
   StringRef FormatWord, ActionWord;
@@ -201,19 +243,13 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       Opts.Format = Param == "json" ? AuditFormat::JSON : AuditFormat::Table;
       continue;
     }
-    if (Param == "all") {
-      Opts.All = true;
+    if (Opts.Listing.set(Param))
       continue;
-    }
-    if (Param == "system") {
-      Opts.System = true;
-      continue;
-    }
     if (Param.consume_front("system-prefix=")) {
       if (Param.empty())
         return invalidParameter("align-guard-audit",
                                 "system-prefix=", "expected system-prefix=DIR");
-      Opts.SystemPrefixes.push_back(Param.str());
+      Opts.Listing.SystemPrefixes.push_back(Param.str());
       continue;
     }
     if (Param == "fail-on-unchecked") {
@@ -251,7 +287,7 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
     if (*IsList)
       continue;
     return invalidParameter("align-guard-audit", Param,
-                            "expected table, json, output=FILE, all, "
+                            "expected table, json, output=FILE, all, type, "
                             "system, system-prefix=DIR, fail-on-unchecked, "
                             "plan, entry=GLOB, exclude=GLOB or "
                             "ignorelist=FILE");
@@ -269,10 +305,9 @@ bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
 }
 
 bool operator==(const AuditOptions &A, const AuditOptions &B) {
-  return A.Format == B.Format && A.Output == B.Output && A.All == B.All &&
-         A.System == B.System && A.SystemPrefixes == B.SystemPrefixes &&
-         A.FailOnUnchecked == B.FailOnUnchecked && A.Plan == B.Plan &&
-         A.Guard == B.Guard;
+  return A.Format == B.Format && A.Output == B.Output &&
+         A.Listing == B.Listing && A.FailOnUnchecked == B.FailOnUnchecked &&
+         A.Plan == B.Plan && A.Guard == B.Guard;
 }
 
 /// Prints the action word: `return=N` for Return, the bare word otherwise.
@@ -334,10 +369,8 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
   OS << LS << auditFormatName(Opts.Format);
   if (!Opts.Output.empty())
     OS << LS << "output=" << Opts.Output;
-  if (Opts.All)
-    OS << LS << "all";
-  if (Opts.System)
-    OS << LS << "system";
+  for (StringRef Word : Opts.Listing.words())
+    OS << LS << Word;
   if (Opts.FailOnUnchecked)
     OS << LS << "fail-on-unchecked";
   if (Opts.Plan)
@@ -348,7 +381,7 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
     printAction(OS, LS, Opts.Guard);
   printGuardWords(OS, LS, Opts.Guard);
   printScope(OS, LS, Opts.Guard);
-  for (const std::string &Prefix : Opts.SystemPrefixes)
+  for (const std::string &Prefix : Opts.Listing.SystemPrefixes)
     OS << LS << "system-prefix=" << Prefix;
 }
 

@@ -111,7 +111,42 @@ void printAlignGuardOptions(llvm::raw_ostream &OS,
 /// (which writes SARIF from it: one SARIF writer) and other tools.
 enum class AuditFormat { Table, JSON };
 
-/// The parameters of `align-guard-audit<table|json;output=FILE;all;
+/// The audit parameters a listing needs to show a finding: groups, each of
+/// which needs one of its parameters given (`all`, `type`, `system`); no
+/// group: always listed. Decided per finding by AuditReport.h's listedWhen;
+/// the JSON's `listed_when`, which the alignguard driver applies.
+using ListingCondition = std::vector<std::vector<llvm::StringRef>>;
+
+/// What an audit lists: its listing words `all`, `type`, `system` (the
+/// one table of them is AuditListing::set's) and `system-prefix=DIR`.
+struct AuditListing {
+  /// `all`: every promise, not only those that need attention (unchecked,
+  /// unsupported, suppressed).
+  bool All = false;
+  /// `type`: also the type alignments (status `type`), as `all` does.
+  bool Type = false;
+  /// `system`: also list (and count) the promises in system headers
+  /// (AuditReport.h, isSystemPath); by default they are left out and only
+  /// counted as `system` in the summary.
+  bool System = false;
+  /// `system-prefix=DIR`, repeatable: more directories whose files count as
+  /// system headers, besides the default ones.
+  std::vector<std::string> SystemPrefixes;
+
+  /// Gives the listing word Param; false when it is not one.
+  bool set(llvm::StringRef Param);
+  /// Whether the listing word Param is given.
+  bool given(llvm::StringRef Param) const;
+  /// Whether a finding listed when C is listed: one word of each group
+  /// given.
+  bool lists(const ListingCondition &C) const;
+  /// The listing words given, in their canonical order.
+  std::vector<llvm::StringRef> words() const;
+};
+
+bool operator==(const AuditListing &A, const AuditListing &B);
+
+/// The parameters of `align-guard-audit<table|json;output=FILE;all;type;
 /// system;fail-on-unchecked;plan;ACTION;accesses;type-alignment;loads;
 /// entry=GLOB;exclude=GLOB;ignorelist=FILE;system-prefix=DIR>`, ACTION
 /// one of align-guard's (abort, trap, recover, return=N, fallback).
@@ -124,15 +159,8 @@ struct AuditOptions {
   /// file per translation unit, even for two sources of one name in different
   /// directories.
   std::string Output;
-  /// List every promise, not only the unchecked and unsupported ones.
-  bool All = false;
-  /// `system`: also list (and count) the promises in system headers
-  /// (AuditReport.h, isSystemPath); by default they are left out and only
-  /// counted as `system` in the summary.
-  bool System = false;
-  /// `system-prefix=DIR`, repeatable: more directories whose files count as
-  /// system headers, besides the default ones.
-  std::vector<std::string> SystemPrefixes;
+  /// What the report lists: `all`, `type`, `system`, `system-prefix=DIR`.
+  AuditListing Listing;
   /// Fail the run (an error diagnostic) when a promise is unchecked.
   bool FailOnUnchecked = false;
   /// `plan`: also report what align-guard with the options Guard would do.

@@ -9,7 +9,7 @@ per finding, for FileCheck:
 With --fingerprints, one line per finding instead: `FINGERPRINT STATUS KIND
 FUNCTION | SUBJECT` (no location, for comparing two builds).
 
-The contract (README, "Audit JSON"): exactly these keys and types. Exits 1
+The contract (docs/audit.md, "The JSON"): exactly these keys and types. Exits 1
 with the first violation. Reads a file or stdin (none or `-`); also accepts
 the combined output of `scripts/alignguard audit --json` ({"files": [...]}).
 """
@@ -22,8 +22,8 @@ TOP = {"alignguard_audit", "version", "module", "assumptions", "summary",
        "rules"}
 FINDING = {"function", "kind", "subject", "argument", "alignment", "offset",
            "file", "line", "column", "status", "reason", "placement",
-           "suppression", "path", "system", "fingerprint", "occurrences",
-           "rule", "message"}
+           "suppression", "path", "system", "listed_when", "fingerprint",
+           "occurrences", "rule", "message"}
 # The rule each status falls under (SARIF's ruleId).
 RULE_OF = {"unchecked": "alignguard/unchecked-assumption",
            "suppressed": "alignguard/unchecked-assumption",
@@ -32,6 +32,11 @@ RULE_OF = {"unchecked": "alignguard/unchecked-assumption",
            "checked": "alignguard/verified-assumption",
            "implied": "alignguard/verified-assumption",
            "type": "alignguard/verified-assumption"}
+# The listing words a listing needs to show a finding of each status (one of
+# each group), plus ["system"] for one in a system header (listed_when).
+LISTED_WHEN = {"unchecked": [], "unsupported": [], "suppressed": [],
+               "guarded": [["all"]], "checked": [["all"]], "implied": [["all"]],
+               "type": [["all", "type"]]}
 LEVELS = {"alignguard/unchecked-assumption": "warning",
           "alignguard/unsupported-assumption": "note",
           "alignguard/verified-assumption": "none"}
@@ -106,6 +111,9 @@ def check_module(doc, where):
             fail("%s: occurrences %r" % (w, a["occurrences"]))
         if not isinstance(a["system"], bool):
             fail("%s: system must be true or false" % w)
+        if a["listed_when"] != LISTED_WHEN[a["status"]] + ([["system"]] if a["system"] else []):
+            fail("%s: listed_when %r on a %s finding%s" % (
+                w, a["listed_when"], a["status"], " in a system header" if a["system"] else ""))
         if a["rule"] != RULE_OF.get(a["status"]):
             fail("%s: rule %r on a %s finding" % (w, a["rule"], a["status"]))
         if not isinstance(a["message"], str) or not a["message"].startswith(

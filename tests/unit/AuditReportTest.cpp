@@ -8,6 +8,10 @@
 #include "AuditReport.h"
 #include "PromiseDescription.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include "gtest/gtest.h"
 
 using namespace alignguard;
@@ -95,6 +99,18 @@ TEST(AuditSystemPath, ExtraPrefixesAreDirectories) {
 
 // --- The listing ---
 
+/// The listing of align-guard-audit<Words>, Words `;`-separated.
+AuditListing listing(llvm::StringRef Words,
+                     std::vector<std::string> Prefixes = {}) {
+  AuditListing L;
+  llvm::SmallVector<llvm::StringRef, 3> Parts;
+  Words.split(Parts, ';', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef W : Parts)
+    EXPECT_TRUE(L.set(W)) << W.str();
+  L.SystemPrefixes = std::move(Prefixes);
+  return L;
+}
+
 AuditFinding finding(PromiseDescription D, AuditStatus S, std::string Why) {
   AuditFinding F;
   F.Promise = std::move(D);
@@ -116,7 +132,7 @@ TEST(AuditListing, MergesIdenticalFindingsKeepingTheFirstLocation) {
       finding(Second, AuditStatus::Unchecked, "rests on an unchecked assume"),
       // Same fingerprint, another status: its own finding.
       finding(Second, AuditStatus::Guarded, "")};
-  AuditReport R = decideListing("vadd.c", In, AuditListing{true, false, {}});
+  AuditReport R = decideListing("vadd.c", In, listing("all"));
   ASSERT_EQ(R.Findings.size(), 4u);
   EXPECT_EQ(R.Findings[0].Occurrences, 2u);
   EXPECT_EQ(R.Findings[0].Promise.Line, 12u);
@@ -138,7 +154,7 @@ TEST(AuditListing, DifferentPlansAreNotMerged) {
   AuditFinding B = A;
   A.Planned = PlannedAction{true, 0, "abort", "at-promise", ""};
   B.Planned = PlannedAction{false, 0, "abort", "at-promise", ""};
-  AuditReport R = decideListing("vadd.c", {A, B}, AuditListing{});
+  AuditReport R = decideListing("vadd.c", {A, B}, listing(""));
   EXPECT_EQ(R.Findings.size(), 2u);
 }
 
@@ -154,7 +170,7 @@ TEST(AuditListing, LeavesSystemHeadersOutUnlessAsked) {
       finding(Lib, AuditStatus::Unchecked, "nothing checks it"),
       finding(Vendor, AuditStatus::Checked, "")};
 
-  AuditReport Default = decideListing("m", In, AuditListing{true, false, {}});
+  AuditReport Default = decideListing("m", In, listing("all"));
   ASSERT_EQ(Default.Findings.size(), 2u);
   EXPECT_FALSE(Default.Findings[0].System);
   EXPECT_EQ(Default.Summary.Total, 2u);
@@ -162,12 +178,12 @@ TEST(AuditListing, LeavesSystemHeadersOutUnlessAsked) {
   EXPECT_EQ(Default.Summary.System, 1u);
 
   AuditReport Prefixed =
-      decideListing("m", In, AuditListing{true, false, {"/src/vendor"}});
+      decideListing("m", In, listing("all", {"/src/vendor"}));
   EXPECT_EQ(Prefixed.Findings.size(), 1u);
   EXPECT_EQ(Prefixed.Summary.System, 2u);
   EXPECT_EQ(Prefixed.Summary.Total, 1u);
 
-  AuditReport All = decideListing("m", In, AuditListing{true, true, {}});
+  AuditReport All = decideListing("m", In, listing("all;system"));
   ASSERT_EQ(All.Findings.size(), 3u);
   EXPECT_TRUE(All.Findings[1].System);
   EXPECT_EQ(All.Summary.Total, 3u);
@@ -175,9 +191,89 @@ TEST(AuditListing, LeavesSystemHeadersOutUnlessAsked) {
   EXPECT_EQ(All.Summary.System, 1u);
 
   // Without `all` only what needs attention is listed; all is counted.
-  AuditReport Short = decideListing("m", In, AuditListing{false, true, {}});
+  AuditReport Short = decideListing("m", In, listing("system"));
   EXPECT_EQ(Short.Findings.size(), 2u);
   EXPECT_EQ(Short.Summary.Total, 3u);
+}
+
+// --- The listing rule: listedWhen, the one place it is written ---
+
+constexpr AuditStatus AllStatuses[] = {
+    AuditStatus::Guarded,   AuditStatus::Checked,     AuditStatus::Implied,
+    AuditStatus::Unchecked, AuditStatus::Unsupported, AuditStatus::Suppressed,
+    AuditStatus::Type};
+
+TEST(AuditListingRule, ListedWhenPinned) {
+  using C = ListingCondition;
+  EXPECT_EQ(listedWhen(AuditStatus::Unchecked, false), C{});
+  EXPECT_EQ(listedWhen(AuditStatus::Unsupported, false), C{});
+  EXPECT_EQ(listedWhen(AuditStatus::Suppressed, false), C{});
+  EXPECT_EQ(listedWhen(AuditStatus::Guarded, false), C{{"all"}});
+  EXPECT_EQ(listedWhen(AuditStatus::Checked, false), C{{"all"}});
+  EXPECT_EQ(listedWhen(AuditStatus::Implied, false), C{{"all"}});
+  EXPECT_EQ(listedWhen(AuditStatus::Type, false), (C{{"all", "type"}}));
+  EXPECT_EQ(listedWhen(AuditStatus::Unchecked, true), C{{"system"}});
+  EXPECT_EQ(listedWhen(AuditStatus::Guarded, true), (C{{"all"}, {"system"}}));
+  EXPECT_EQ(listedWhen(AuditStatus::Type, true),
+            (C{{"all", "type"}, {"system"}}));
+}
+
+TEST(AuditListingRule, AttentionIsTheRulesLevel) {
+  for (AuditStatus S : AllStatuses)
+    EXPECT_EQ(needsAttention(S),
+              llvm::StringRef(auditRuleOf(S).Level) != "none")
+        << auditStatusName(S).str();
+  EXPECT_TRUE(needsAttention(AuditStatus::Suppressed));
+  EXPECT_FALSE(needsAttention(AuditStatus::Type));
+}
+
+// decideListing lists a finding exactly when the words satisfy its
+// listed_when, under every combination of `all`, `type` and `system`.
+TEST(AuditListingRule, DecideListingAppliesListedWhen) {
+  PromiseDescription Own = vaddParam();
+  PromiseDescription Lib = vaddParam();
+  Lib.Path = "/usr/include/lib.h";
+  for (const char *Words : {"", "all", "type", "system", "all;type",
+                            "all;system", "type;system", "all;type;system"}) {
+    AuditListing L = listing(Words);
+    for (AuditStatus S : AllStatuses)
+      for (bool System : {false, true}) {
+        AuditReport R =
+            decideListing("m", {finding(System ? Lib : Own, S, "why")}, L);
+        bool Expected =
+            (!System || L.System) &&
+            (needsAttention(S) || L.All || (S == AuditStatus::Type && L.Type));
+        ASSERT_EQ(R.Findings.size(), Expected ? 1u : 0u)
+            << Words << " " << auditStatusName(S).str() << " " << System;
+        EXPECT_EQ(L.lists(listedWhen(S, System)), Expected);
+        if (Expected) {
+          EXPECT_EQ(R.Findings[0].ListedWhen, listedWhen(S, System));
+        }
+      }
+  }
+}
+
+TEST(AuditListingRule, TheJSONCarriesListedWhen) {
+  PromiseDescription Lib = vaddParam();
+  Lib.Path = "/usr/include/lib.h";
+  AuditReport R =
+      decideListing("m",
+                    {finding(vaddParam(), AuditStatus::Unchecked, "why"),
+                     finding(Lib, AuditStatus::Type, "a reference")},
+                    listing("all;system"));
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  writeAuditJSON(OS, R);
+  llvm::Expected<llvm::json::Value> Doc = llvm::json::parse(OS.str());
+  ASSERT_TRUE(static_cast<bool>(Doc)) << llvm::toString(Doc.takeError());
+  const llvm::json::Array *Found = Doc->getAsObject()->getArray("assumptions");
+  ASSERT_EQ(Found->size(), 2u);
+  EXPECT_EQ((*Found)[0].getAsObject()->get("listed_when")->getAsArray()->size(),
+            0u);
+  EXPECT_EQ(
+      *(*Found)[1].getAsObject()->get("listed_when"),
+      llvm::json::Value(llvm::json::Array{llvm::json::Array{"all", "type"},
+                                          llvm::json::Array{"system"}}));
 }
 
 TEST(AuditRules, LevelsAndNames) {

@@ -1,12 +1,14 @@
 //===- OptionsTest.cpp - align-guard<...> parameter parsing and printing --===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Options.h"
+#include "AuditReport.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
 #include <cctype>
+#include <set>
 
 using namespace alignguard;
 
@@ -299,6 +301,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "json;type-alignment;ignorelist=u.txt"},
         PrintCase{"loads;json;plan", "json;plan;abort;loads"},
         PrintCase{"system;json", "json;system"},
+        PrintCase{"system;type;json", "json;type;system"},
+        PrintCase{"type;all;type-alignment", "table;all;type;type-alignment"},
         PrintCase{"fail-on-unchecked;system;all",
                   "table;all;system;fail-on-unchecked"},
         // Prefixes last, once each in order.
@@ -307,6 +311,35 @@ INSTANTIATE_TEST_SUITE_P(
         PrintCase{"system-prefix=sdk/include;ignorelist=u.txt;system",
                   "table;system;ignorelist=u.txt;system-prefix=sdk/include"}),
     caseName<PrintCase>);
+
+// --- The listing words ---
+
+// Every word the audit's listing rule names in a finding's listed_when (the
+// words the alignguard driver passes for --all, --include-type and
+// --include-system) is an align-guard-audit parameter that gives it.
+TEST(AuditListingWords, EveryWordOfListedWhenIsAParameter) {
+  std::set<std::string> Named;
+  for (AuditStatus S :
+       {AuditStatus::Guarded, AuditStatus::Checked, AuditStatus::Implied,
+        AuditStatus::Unchecked, AuditStatus::Unsupported,
+        AuditStatus::Suppressed, AuditStatus::Type})
+    for (bool System : {false, true})
+      for (const auto &Group : listedWhen(S, System))
+        for (llvm::StringRef Word : Group)
+          Named.insert(Word.str());
+  EXPECT_EQ(Named, (std::set<std::string>{"all", "system", "type"}));
+  for (const std::string &Word : Named) {
+    llvm::Expected<AuditOptions> Opts = parseAuditOptions(Word);
+    ASSERT_TRUE(static_cast<bool>(Opts)) << llvm::toString(Opts.takeError());
+    EXPECT_TRUE(Opts->Listing.given(Word)) << Word;
+    EXPECT_EQ(Opts->Listing.words(), std::vector<llvm::StringRef>{Word});
+    EXPECT_TRUE(Opts->Listing.lists({{Word}}));
+    EXPECT_FALSE(AuditOptions().Listing.lists({{Word}}));
+  }
+  AuditListing None;
+  EXPECT_FALSE(None.set("type-alignment"));
+  EXPECT_TRUE(None.lists({}));
+}
 
 // --- The audit's plan and the guard's words it takes ---
 
@@ -384,16 +417,17 @@ TEST_P(InvalidAuditOptions, FailsWithOneClearLine) {
 INSTANTIATE_TEST_SUITE_P(
     Audit, InvalidAuditOptions,
     ::testing::Values(
-        InvalidCase{"xml", "invalid align-guard-audit pass parameter 'xml': "
-                           "expected table, json, output=FILE, all, "
-                           "system, system-prefix=DIR, fail-on-unchecked, "
-                           "plan, entry=GLOB, exclude=GLOB or "
-                           "ignorelist=FILE"},
+        InvalidCase{"xml",
+                    "invalid align-guard-audit pass parameter 'xml': "
+                    "expected table, json, output=FILE, all, "
+                    "type, system, system-prefix=DIR, fail-on-unchecked, "
+                    "plan, entry=GLOB, exclude=GLOB or "
+                    "ignorelist=FILE"},
         // SARIF is the alignguard driver's, written from the JSON.
         InvalidCase{"sarif",
                     "invalid align-guard-audit pass parameter 'sarif': "
                     "expected table, json, output=FILE, all, "
-                    "system, system-prefix=DIR, fail-on-unchecked, "
+                    "type, system, system-prefix=DIR, fail-on-unchecked, "
                     "plan, entry=GLOB, exclude=GLOB or "
                     "ignorelist=FILE"},
         InvalidCase{"json;system-prefix=",
@@ -468,7 +502,7 @@ TEST(AlignGuardAccessesOnly, ParsesPrintsAndIsNotTheAudits) {
   ASSERT_FALSE(static_cast<bool>(Audit));
   EXPECT_EQ(llvm::toString(Audit.takeError()),
             "invalid align-guard-audit pass parameter 'accesses-only': "
-            "expected table, json, output=FILE, all, system, "
+            "expected table, json, output=FILE, all, type, system, "
             "system-prefix=DIR, fail-on-unchecked, plan, entry=GLOB, "
             "exclude=GLOB or ignorelist=FILE");
 }

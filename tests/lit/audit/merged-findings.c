@@ -32,6 +32,7 @@ void scale(float *out, int n) {
 // JSON: "kind": "access",
 // JSON: "path": "{{/.*}}/merged-findings.c",
 // JSON-NEXT: "system": false,
+// JSON-NEXT: "listed_when": [],
 // JSON-NEXT: "fingerprint": "{{([0-9a-f]{16})}}",
 // JSON-NEXT: "occurrences": 2,
 // JSON-NEXT: "rule": "alignguard/unchecked-assumption",
