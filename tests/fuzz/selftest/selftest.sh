@@ -11,7 +11,7 @@ major=$1 plugin=$2 out=$3
 rm -rf "$out"
 st=0
 python3 "$here/../fuzz.py" --llvm "$major" --plugin "$plugin" --opt "$here/fake-opt.py" \
-  --seeds 1-6 --no-audit --out "$out" --jobs 2 >"$out.log" 2>&1 || st=$?
+  --seeds 1-12 --no-audit --out "$out" --jobs 2 >"$out.log" 2>&1 || st=$?
 cat "$out.log"
 [[ $st == 1 ]] || { echo "selftest: fuzz.py exited $st, not 1" >&2; exit 1; }
 for kind in verify crash idempotent o2 clang; do
