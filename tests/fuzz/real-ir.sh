@@ -26,9 +26,9 @@ nopasses=(-Xclang -disable-llvm-passes)
 host=(-target x86_64-unknown-linux-gnu)
 
 skip() { echo "real-ir: skipped $1: $2" >&2; }
-# make NAME CMD...: runs CMD in src/ writing $tmp/out.ll, keeps it as
+# emit NAME CMD...: runs CMD in src/ writing $tmp/out.ll, keeps it as
 # OUT/NAME.ll when this LLVM reads it.
-make() {
+emit() {
   local name=$1
   shift
   rm -f "$tmp/out.ll"
@@ -44,37 +44,37 @@ make() {
 for level in "-O0 -g" "-O2 ${nopasses[*]}"; do
   tag=$(echo "$level" | cut -d' ' -f1)
   # shellcheck disable=SC2086
-  make "c$tag" "$cc" "${host[@]}" -S -emit-llvm $level clang_c_assume_aligned.c
+  emit "c$tag" "$cc" "${host[@]}" -S -emit-llvm $level clang_c_assume_aligned.c
   # shellcheck disable=SC2086
-  make "simde$tag" "$cc" "${host[@]}" -S -emit-llvm $level simde_sse.c
+  emit "simde$tag" "$cc" "${host[@]}" -S -emit-llvm $level simde_sse.c
 done
 if [[ -d /usr/include/eigen3 ]]; then
-  make eigen "$cxx" "${host[@]}" -S -emit-llvm -O1 "${nopasses[@]}" \
+  emit eigen "$cxx" "${host[@]}" -S -emit-llvm -O1 "${nopasses[@]}" \
     -fno-exceptions -I/usr/include/eigen3 eigen_kernels.cpp
 else skip eigen "no /usr/include/eigen3 (libeigen3-dev)"; fi
 if [[ -f /usr/include/hwy/highway.h ]]; then
-  make hwy "$cxx" "${host[@]}" -march=x86-64-v2 -S -emit-llvm -O1 \
+  emit hwy "$cxx" "${host[@]}" -march=x86-64-v2 -S -emit-llvm -O1 \
     "${nopasses[@]}" -fno-exceptions hwy_kernels.cpp
 else skip hwy "no /usr/include/hwy (libhwy-dev)"; fi
 for target in spir64 x86_64-unknown-linux-gnu; do
-  make "opencl-${target%%-*}" "$cc" -x cl -cl-std=CL2.0 -Xclang \
+  emit "opencl-${target%%-*}" "$cc" -x cl -cl-std=CL2.0 -Xclang \
     -finclude-default-header -target "$target" -S -emit-llvm -O1 \
     "${nopasses[@]}" opencl_kernels.cl
 done
-make cuda "$cc" -x cuda --cuda-device-only -nocudainc -nocudalib \
+emit cuda "$cc" -x cuda --cuda-device-only -nocudainc -nocudalib \
   --cuda-gpu-arch=sm_70 -Wno-unknown-cuda-version -S -emit-llvm -O1 \
   "${nopasses[@]}" -g cuda_kernels.cu
-make hip "$cc" -x hip --cuda-device-only -nogpulib -nogpuinc \
+emit hip "$cc" -x hip --cuda-device-only -nogpulib -nogpuinc \
   --offload-arch=gfx906 -S -emit-llvm -O1 "${nopasses[@]}" hip_kernels.hip
 if command -v rustc >/dev/null; then
-  make rustc-O0 rustc --crate-type=lib --emit=llvm-ir -C opt-level=0 \
+  emit rustc-O0 rustc --crate-type=lib --emit=llvm-ir -C opt-level=0 \
     -C panic=abort rust_kernels.rs
-  make rustc-O2 rustc --crate-type=lib --emit=llvm-ir -C opt-level=2 \
+  emit rustc-O2 rustc --crate-type=lib --emit=llvm-ir -C opt-level=2 \
     -C no-prepopulate-passes -C panic=abort rust_kernels.rs
 else skip rustc "no rustc"; fi
 if [[ -x $bin/mlir-opt && -x $bin/mlir-translate ]]; then
   for f in "$root"/tests/lit/programs/Inputs/mlir/*.mlir; do
-    make "mlir-$(basename "$f" .mlir)" python3 "$root/tests/tools/mlir-lower.py" \
+    emit "mlir-$(basename "$f" .mlir)" python3 "$root/tests/tools/mlir-lower.py" \
       --bin "$bin" "$f"
   done
 else skip mlir "no $bin/mlir-opt (mlir-$major-tools)"; fi
@@ -82,7 +82,7 @@ if [[ -f /usr/include/halide14/Halide.h ]] && command -v g++ >/dev/null; then
   if g++ -std=c++17 -O1 -I/usr/include/halide14 "$src/halide_brighten.cpp" \
       -o "$tmp/halide_gen" -lHalide14 2>"$tmp/log"; then
     # the generator takes its output file alone, not `-o FILE`
-    make halide bash -c '"$1" "$3"' - "$tmp/halide_gen"
+    emit halide bash -c '"$1" "$3"' - "$tmp/halide_gen"
   else skip halide "the generator did not build: $(head -1 "$tmp/log")"; fi
 else skip halide "no Halide 14 (libhalide14-0-dev)"; fi
 echo "real-ir: LLVM $major: $(ls "$out" | wc -l) modules in $out"
