@@ -10,7 +10,8 @@
 #   scripts/fuzz.sh 22 1001-5000      # more seeds
 #   scripts/fuzz.sh --smoke 14        # CI's: seeds 1-40, real IR under every action
 #
-# Options before the major: --smoke, --reduce (llvm-reduce each failure),
+# Options before the major: --smoke, --reduce (llvm-reduce each failure;
+# a campaign, without --smoke, always does),
 # --plugin FILE (default build-N/AlignGuard.so), --out DIR (default
 # build-N/fuzz; emptied first). Failures are kept in DIR/failures/, each
 # with the command that shows it (run.sh); the exit status is 1 when any
@@ -43,7 +44,7 @@ rm -rf "$out"
 mkdir -p "$out"
 tests/fuzz/real-ir.sh "$major" "$out/real-ir"
 configs=all
-((smoke)) && configs=actions
+((smoke)) && configs=actions || extra+=(--reduce)
 exec python3 tests/fuzz/fuzz.py --llvm "$major" --plugin "$plugin" --seeds "$seeds" \
   --corpus "$out/real-ir" --corpus tests/lit/corpus/Inputs --corpus-configs "$configs" \
   --out "$out" "${extra[@]}"
