@@ -179,8 +179,8 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     return invalidParameter(
         "align-guard", Param,
         "expected abort, trap, recover, return=N, fallback, accesses, "
-        "type-alignment, loads, no-rerun, deferred, entry=GLOB, "
-        "exclude=GLOB or ignorelist=FILE");
+        "accesses-only, type-alignment, loads, no-rerun, deferred, "
+        "entry=GLOB, exclude=GLOB or ignorelist=FILE");
   }
   return Opts;
 }

@@ -122,16 +122,18 @@ TEST_P(InvalidOptions, FailsWithOneClearLine) {
 INSTANTIATE_TEST_SUITE_P(
     AlignGuard, InvalidOptions,
     ::testing::Values(
-        InvalidCase{"bogus", "invalid align-guard pass parameter 'bogus': "
-                             "expected abort, trap, recover, return=N, "
-                             "fallback, accesses, type-alignment, loads, "
-                             "no-rerun, deferred, entry=GLOB, exclude=GLOB "
-                             "or ignorelist=FILE"},
-        InvalidCase{"Abort", "invalid align-guard pass parameter 'Abort': "
-                             "expected abort, trap, recover, return=N, "
-                             "fallback, accesses, type-alignment, loads, "
-                             "no-rerun, deferred, entry=GLOB, exclude=GLOB "
-                             "or ignorelist=FILE"},
+        InvalidCase{"bogus",
+                    "invalid align-guard pass parameter 'bogus': "
+                    "expected abort, trap, recover, return=N, "
+                    "fallback, accesses, accesses-only, type-alignment, loads, "
+                    "no-rerun, deferred, entry=GLOB, exclude=GLOB "
+                    "or ignorelist=FILE"},
+        InvalidCase{"Abort",
+                    "invalid align-guard pass parameter 'Abort': "
+                    "expected abort, trap, recover, return=N, "
+                    "fallback, accesses, accesses-only, type-alignment, loads, "
+                    "no-rerun, deferred, entry=GLOB, exclude=GLOB "
+                    "or ignorelist=FILE"},
         InvalidCase{"abort;trap",
                     "invalid align-guard pass parameter 'trap': conflicts "
                     "with 'abort'; give one failure action"},
@@ -142,12 +144,12 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"recover=1",
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, type-alignment, loads, no-rerun, "
+                    "accesses, accesses-only, type-alignment, loads, no-rerun, "
                     "deferred, entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"type-alignment=1",
                     "invalid align-guard pass parameter 'type-alignment=1': "
                     "expected abort, trap, recover, return=N, fallback, "
-                    "accesses, type-alignment, loads, no-rerun, "
+                    "accesses, accesses-only, type-alignment, loads, no-rerun, "
                     "deferred, entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"return", "invalid align-guard pass parameter 'return': "
                               "expected return=N, N a decimal integer"},
