@@ -224,15 +224,12 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Under fallback every function is prepared before any is instrumented:
   // a fallback copy is cloned from a body (and callees) that no check has
   // touched. Their analyses are dropped as each is prepared, so that a
-  // module of many kernels does not hold them all at once (4000 small
-  // kernels: a deferred run peaked at 142 MB in a process of 101 MB, 126 MB
-  // without them); the instrumenting loop computes them again. Under the
-  // other actions nothing is cloned from an untouched body, and each
-  // function is prepared just before it is instrumented, whose planning
-  // then reuses the dominator tree and loops the preparation asked for
-  // (opt -O2, callgrind: 0.2% fewer instructions on 1000 kernels with LLVM
-  // 14, 0.1% on 250 with LLVM 22, than computing them twice; the same
-  // peak memory, with the pipeline or alone).
+  // module of many kernels does not hold them all at once; the
+  // instrumenting loop computes them again. Under the other actions nothing
+  // is cloned from an untouched body, and each function is prepared just
+  // before it is instrumented, whose planning then reuses the dominator
+  // tree and loops the preparation asked for rather than computing them
+  // twice.
   bool PrepareAllFirst = Action == FailureAction::Fallback;
   // Prepares F right before its instrumentation. What the preparation
   // changes keeps the dominator tree and loops it asked for up to date

@@ -114,8 +114,8 @@ bool canOutline(const Function &F) {
 /// nest's outer loops (spills and reloads per row); a single loop's set-up
 /// is within the limit without it, and a function of its own costs compile
 /// time on modules of small kernels. Read from the back edges alone, without
-/// a dominator tree or loops (on 250 generated kernels those were two thirds
-/// of this pass): a loop is nested in the one a back edge closes when its
+/// a dominator tree or loops (most of this pass's time, had it built
+/// them): a loop is nested in the one a back edge closes when its
 /// header is among the blocks that reach the edge's latch without passing
 /// the edge's header. (A vectorised loop and its remainder are two loops
 /// one after the other: two back edges, no nest.)

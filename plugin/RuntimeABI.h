@@ -119,9 +119,8 @@ public:
   /// table hook), packed: the descriptors' bytes, then the strings they
   /// name (each once), in one global without a pointer, which the later
   /// passes carry as two byte arrays rather than a dozen operands per
-  /// descriptor (LLVM 22, 4000 kernels: 1.5 points of opt -O2's CPU time,
-  /// bench/README.md). Its elements (tableElementPointer) are descriptors
-  /// the one-check hooks take as well; a place's checks name the table
+  /// descriptor. Its elements (tableElementPointer) are descriptors the
+  /// one-check hooks take as well; a place's checks name the table
   /// itself and which element (PlaceCheck::Element).
   llvm::GlobalVariable *createTable(llvm::ArrayRef<SiteInfo> Sites);
   /// The type of a descriptor pointer, as the hooks take it.
