@@ -44,7 +44,7 @@
 
 using namespace llvm;
 
-#define DEBUG_TYPE "align-guard"
+#define DEBUG_TYPE "align-guard-audit"
 
 namespace alignguard {
 namespace {

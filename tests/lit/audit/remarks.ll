@@ -1,7 +1,7 @@
-; Every finding is also an optimisation remark of pass align-guard: missed
+; Every finding is also an optimisation remark of pass align-guard-audit: missed
 ; for unchecked and unsupported, analysis for the others, so
 ; -pass-remarks-missed and -pass-remarks-output YAML work.
-; RUN: %opt-ag -passes='align-guard-audit' -disable-output -pass-remarks-missed=align-guard %s 2>&1 | FileCheck %s --check-prefix=MISSED
+; RUN: %opt-ag -passes='align-guard-audit' -disable-output -pass-remarks-missed='^align-guard-audit$' %s 2>&1 | FileCheck %s --check-prefix=MISSED
 ; RUN: %opt-ag -passes='align-guard-audit' -disable-output -pass-remarks-output=%t.yaml %s 2>/dev/null
 ; RUN: FileCheck %s --check-prefix=YAML < %t.yaml
 
@@ -25,10 +25,10 @@ declare void @llvm.assume(i1)
 ; MISSED-NOT: argument #1
 
 ; YAML:      --- !Missed
-; YAML-NEXT: Pass: align-guard
+; YAML-NEXT: Pass: align-guard-audit
 ; YAML-NEXT: Name: Unchecked
 ; YAML-NEXT: Function: k
 ; YAML:      --- !Analysis
-; YAML-NEXT: Pass: align-guard
+; YAML-NEXT: Pass: align-guard-audit
 ; YAML-NEXT: Name: Checked
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
