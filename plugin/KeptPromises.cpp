@@ -69,11 +69,12 @@ CallInst *keepCheckedBundles(CallInst &Assume,
     }
     Value *Alignment = Bundle.Inputs[1];
     if (auto *C = dyn_cast<ConstantInt>(Alignment)) {
-      if (C->getValue().isPowerOf2() && representable(C) == C) {
+      Value *Kept = C->getValue().isPowerOf2() ? representable(C) : nullptr;
+      if (Kept == C) {
         Keep.emplace_back(Bundle);
-      } else if (C->getValue().isPowerOf2()) {
+      } else if (Kept) {
         std::vector<Value *> Inputs(Bundle.Inputs.begin(), Bundle.Inputs.end());
-        Inputs[1] = representable(C);
+        Inputs[1] = Kept;
         Keep.emplace_back(std::string(Bundle.getTagName()), Inputs);
         Changed = true;
       } else {
