@@ -343,25 +343,20 @@ define float @ag_float({pf} %p) {{
 
 
 def t_kernel(t, rng, triple):
-    """A kernel with a promise, in the convention of the module's target."""
+    """A kernel with a promise, in the convention of the module's target
+    (nvptx before LLVM 15: a C function named by !nvvm.annotations)."""
     a = rng.choice([16, 32, 64])
+    p = t.p("float", 1)
+    cc, ann = "spir_kernel ", ""
     if triple.startswith("amdgcn"):
-        p = t.p("float", 1)
-        return """
-define amdgpu_kernel void @ag_kernel({p} align {a} %out, {p} %in) {{
-  call void @llvm.assume(i1 true) [ "align"({p} %in, i64 {a}) ]
-  %v = load float, {p} %in, align {a}
-  store float %v, {p} %out, align 4
-  ret void
-}}
-""".format(p=p, a=a)
-    if triple.startswith("nvptx"):
-        p = t.p("float", 1)
-        cc = "ptx_kernel " if t.opaque else ""
-        ann = "" if t.opaque else (
-            '!nvvm.annotations = !{!900}\n!900 = !{void (%s, %s)* @ag_kernel, !"kernel", i32 1}\n'
-            % (p, p))
-        return """
+        cc = "amdgpu_kernel "
+    elif triple.startswith("nvptx") and t.opaque:
+        cc = "ptx_kernel "
+    elif triple.startswith("nvptx"):
+        cc = ""
+        ann = ('!nvvm.annotations = !{!900}\n'
+               '!900 = !{void (%s, %s)* @ag_kernel, !"kernel", i32 1}\n' % (p, p))
+    return """
 define {cc}void @ag_kernel({p} align {a} %out, {p} %in) {{
   call void @llvm.assume(i1 true) [ "align"({p} %in, i64 {a}) ]
   %v = load float, {p} %in, align {a}
@@ -369,15 +364,6 @@ define {cc}void @ag_kernel({p} align {a} %out, {p} %in) {{
   ret void
 }}
 {ann}""".format(p=p, a=a, cc=cc, ann=ann)
-    p = t.p("float", 1)
-    return """
-define spir_kernel void @ag_kernel({p} align {a} %out, {p} %in) {{
-  call void @llvm.assume(i1 true) [ "align"({p} %in, i64 {a}) ]
-  %v = load float, {p} %in, align {a}
-  store float %v, {p} %out, align 4
-  ret void
-}}
-""".format(p=p, a=a)
 
 
 TEMPLATES = [t_return, t_load_md, t_intrinsics, t_loop, t_tvm, t_eh,
