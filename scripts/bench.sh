@@ -8,11 +8,13 @@
 # times all variants in one interleaved run, measures opt -O2's compile time
 # with and without the plugin (generated promise-dense and TVM-shaped
 # modules) and clang -O2 on third-party TUs (Eigen, Highway, xsimd, a plain C
-# program), and writes bench/RESULTS.md and bench/results/*/overhead.png.
-# About 15 minutes on an idle 2-vCPU VM (15.2 on 2026-12-05; issue 13 asks for
-# under 20): the compile-time pairs and callgrind counts run in one lane per
-# CPU (bench/README.md, "Lanes"); --quick: fewer sizes,
-# repetitions and modules.
+# program). The measurement (bench/suite.py, bench/run.py, bench/measure/)
+# writes bench/results/*/measurements.json and bench/results/suite.json; the
+# report (bench/report.py, bench/reporting/) renders bench/RESULTS.md and
+# bench/results/*/overhead.png from them alone. Issue 13 asks for under 20
+# minutes on a 2-vCPU VM (RESULTS.md says how long the run took); the
+# compile-time pairs and callgrind counts run in one lane per CPU
+# (bench/README.md). --quick: fewer sizes, repetitions and modules.
 #
 #   scripts/bench.sh [--quick] [--llvm N] [--rebuild] [--build-root DIR]
 #                    [--build-only]
@@ -43,7 +45,7 @@ while (($#)); do
     --build-only) build_only=1 ;;
     --build-root) root=${2:?--build-root needs a directory}; shift ;;
     --build-root=*) root=${1#--build-root=} ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -82,7 +84,7 @@ if ((build_only)); then
 fi
 
 # The benchmark's own: valgrind (callgrind), matplotlib for Debian's python3
-# (the plot; /usr/bin/python3 runs run.py, whatever python3 is first on
+# (the plot; /usr/bin/python3 runs the suite, whatever python3 is first on
 # PATH), Eigen for the third-party TU, and the UBSan runtime for
 # -fsanitize=alignment without -trap (libclang-rt-N-dev on Debian 12; an
 # older layout had it in libclang-common-N-dev, which setup.sh's clang-N
@@ -115,6 +117,7 @@ for n in "${majors[@]}"; do suite+=(--llvm "$n"); done
 
 command="scripts/bench.sh${args[*]:+ ${args[*]}}"
 [[ "${majors[*]}" == "14 22" ]] || command+=" $(printf -- '--llvm %s ' "${majors[@]}")"
+command=${command% }
 [[ -z "$root" ]] || command+=" --build-root $root"
 exec /usr/bin/python3 bench/suite.py "${args[@]}" "${suite[@]}" \
   ${root:+--build-root "$root"} --command "${command% }"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Checks bench/run.py's quad, which the compile-time measurements use: two
+"""Checks bench/measure/lanes.py's quad, which the compile-time measurements use: two
 chains of processes at once, one running the command without the plugin and
 then the one with it, the other the other way round, every process on the
 calling thread's CPU (the timing CPU outside the lanes); each returned pair
@@ -21,7 +21,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-import run  # noqa: E402
+from measure import common, lanes  # noqa: E402
 
 PROBE = """import json, os, sys, time
 start = time.time()
@@ -41,42 +41,42 @@ MIB = {("base", 0): 8, ("plugin", 0): 48, ("base", 1): 48, ("plugin", 1): 8}
 
 
 def probe(seconds):
-    """A probe's run, as a lane's job runs a command (run.run); returns
+    """A probe's run, as a lane's job runs a command (common.run); returns
     what the probe recorded."""
-    p = run.run([sys.executable, "-c", PROBE, str(seconds), "1"])
+    p = common.run([sys.executable, "-c", PROBE, str(seconds), "1"])
     return json.loads(p.stdout)
 
 
 def pinned_probe(work, name, seconds):
     """A probe's run by run_pinned, as the own-time and -time-passes jobs
     run theirs; returns what the probe recorded."""
-    text, _ = run.run_pinned([sys.executable, "-c", PROBE, str(seconds), "1"],
+    text, _ = lanes.run_pinned([sys.executable, "-c", PROBE, str(seconds), "1"],
                              dict(os.environ), name, os.path.join(work, name + ".log"))
     return json.loads(text)
 
 
 def check_lanes(work, commands, need):
     """run_lanes (see the module's comment)."""
-    cpus = run.lane_cpus()
+    cpus = lanes.lane_cpus()
     last = len(cpus) - 1
-    need(cpus[0] == run.TIMING_CPU and sorted(cpus) == sorted(os.sched_getaffinity(0)),
+    need(cpus[0] == lanes.TIMING_CPU and sorted(cpus) == sorted(os.sched_getaffinity(0)),
          "lanes on CPUs %s: the timing CPU's first, one per CPU" % cpus)
     # Unbound probes, and probes bound to the first and to the last lane
     # (the same lane on a machine with one CPU), longer than the unbound
     # ones so that the lanes take them first.
-    jobs = [run.Job("probe %d" % i, 1 + i % 3, lambda: probe(0.3)) for i in range(4)]
-    jobs += [run.Job("bound %d to %d" % (i, lane), 5, lambda: probe(0.2), lane=lane)
+    jobs = [lanes.Job("probe %d" % i, 1 + i % 3, lambda: probe(0.3)) for i in range(4)]
+    jobs += [lanes.Job("bound %d to %d" % (i, lane), 5, lambda: probe(0.2), lane=lane)
              for i in range(3) for lane in (0, last)]
     # A quad and a run_pinned inside a lane run on the lane's CPU.
-    jobs.append(run.Job("quad", 2, lambda: run.quad(commands, "probe",
+    jobs.append(lanes.Job("quad", 2, lambda: lanes.quad(commands, "probe",
                                                     os.path.join(work, "lane-quad")), lane=last))
-    jobs.append(run.Job("pinned", 2, lambda: pinned_probe(work, "lane-pinned", 0.2), lane=last))
-    done, lanes = run.run_lanes(jobs)
+    jobs.append(lanes.Job("pinned", 2, lambda: pinned_probe(work, "lane-pinned", 0.2), lane=last))
+    done, ran = lanes.run_lanes(jobs)
     need(sorted(done) == sorted(j.name for j in jobs),
          "run_lanes returned %s, not every job's result" % sorted(done))
-    need([l["cpu"] for l in lanes] == cpus, "lanes on CPUs %s, not %s"
-         % ([l["cpu"] for l in lanes], cpus))
-    ran_in = {name: l["cpu"] for l in lanes for name, _ in l["jobs"]}
+    need([l["cpu"] for l in ran] == cpus, "lanes on CPUs %s, not %s"
+         % ([l["cpu"] for l in ran], cpus))
+    ran_in = {name: l["cpu"] for l in ran for name, _ in l["jobs"]}
     need(sorted(ran_in) == sorted(done), "the lanes list %s, not every job" % sorted(ran_in))
     for j in jobs:
         if j.lane is not None:
@@ -108,17 +108,17 @@ def check_lanes(work, commands, need):
 
     def one_quad(flip):
         quads.append(flip)
-        return run.quad(commands, "probe", os.path.join(work, "stopped"), flip)
+        return lanes.quad(commands, "probe", os.path.join(work, "stopped"), flip)
     def fails():
-        return run.Job("fails", 30, lambda: run.run(
+        return lanes.Job("fails", 30, lambda: common.run(
             [sys.executable, "-c", "print('lane probe says no'); raise SystemExit(4)"]), lane=0)
     # The other lane is inside a job when the first fails: it starts no
     # other ...
-    stopped = [fails(), run.Job("slow", 20, lambda: probe(1.5), lane=last)]
-    stopped += [run.Job("later %d" % i, 1, lambda i=i: later(i), lane=lane)
+    stopped = [fails(), lanes.Job("slow", 20, lambda: probe(1.5), lane=last)]
+    stopped += [lanes.Job("later %d" % i, 1, lambda i=i: later(i), lane=lane)
                 for i, lane in enumerate((0, last, last))]
     try:
-        run.run_lanes(stopped)
+        lanes.run_lanes(stopped)
         need(False, "a failing job did not stop the lanes")
     except SystemExit as e:
         need(str(e).startswith("bench: fails: command failed (exit 4)"),
@@ -126,7 +126,7 @@ def check_lanes(work, commands, need):
     need(not started, "jobs %s started after a job failed" % started)
     # ... and a job of several quads there stops after the one it is in.
     try:
-        run.run_lanes([fails(), run.Job("quads", 20, lambda: run.pairs_of(6, one_quad),
+        lanes.run_lanes([fails(), lanes.Job("quads", 20, lambda: lanes.pairs_of(6, one_quad),
                                         lane=last)])
         need(False, "a failing job did not stop the lanes")
     except SystemExit as e:
@@ -164,12 +164,12 @@ def main():
     # flip: chain 0 runs the plugin first; the pairs are still the runs that
     # ran at the same time (the first of each chain, then the second).
     stem = os.path.join(work, "probe")
-    flipped = run.quad(commands, "probe", stem, flip=True)
+    flipped = lanes.quad(commands, "probe", stem, flip=True)
     want = [{"base": 1, "plugin": 0}, {"base": 0, "plugin": 1}]
     got = chains_of(flipped)
     need(got == want, "flipped quad: pairs from chains %s, not %s" % (got, want))
 
-    pairs = run.quad(commands, "probe", stem)
+    pairs = lanes.quad(commands, "probe", stem)
     want = [{"base": 0, "plugin": 1}, {"base": 1, "plugin": 0}]
     got = chains_of(pairs)
     need(got == want, "quad: pairs from chains %s, not %s (each pair must be the runs that "
@@ -188,8 +188,8 @@ def main():
             with open(os.path.join(work, "probe.%s.%d.log" % (name, chain))) as f:
                 runs[name, chain] = json.loads(f.read())
     for (name, chain), r in sorted(runs.items()):
-        need(r["cpus"] == [run.TIMING_CPU], "%s of chain %d ran on CPUs %s, not only CPU %d"
-             % (name, chain, r["cpus"], run.TIMING_CPU))
+        need(r["cpus"] == [lanes.TIMING_CPU], "%s of chain %d ran on CPUs %s, not only CPU %d"
+             % (name, chain, r["cpus"], lanes.TIMING_CPU))
     # The chains' orders: 0 runs base first, 1 the plugin first.
     need(runs["base", 0]["end"] <= runs["plugin", 0]["start"] + 0.05,
          "chain 0 did not run base before the plugin")
@@ -213,7 +213,7 @@ def main():
                          dict(os.environ)),
                 "plugin": ([sys.executable, "-c", "pass"], dict(os.environ))}
     try:
-        run.quad(failing, "failing", os.path.join(work, "failing"))
+        lanes.quad(failing, "failing", os.path.join(work, "failing"))
         errors.append("a failing command did not stop the quad")
     except SystemExit as e:
         need("probe says no" in str(e) and "failing (base) failed" in str(e),
@@ -224,7 +224,7 @@ def main():
         return {"base": (["/nonexistent/alignguard-probe"], dict(os.environ)),
                 "plugin": ([sys.executable, "-c", "pass"], dict(os.environ))}
     try:
-        run.quad(missing, "missing", os.path.join(work, "missing"))
+        lanes.quad(missing, "missing", os.path.join(work, "missing"))
         errors.append("a command that does not exist did not stop the quad")
     except SystemExit as e:
         need("/nonexistent/alignguard-probe" in str(e), "a missing command's exit says: %s" % e)
