@@ -196,6 +196,14 @@ def render_suite(results_dir, out, plot=True):
     return suite, runs
 
 
+def print_targets(runs):
+    """Every target's verdict, one line each."""
+    for r, data in runs:
+        for tg in data["targets13"] + data["targets"]:
+            print("report: %-4s %s, %s: %s" % ("met" if tg["met"] else "MISS", run_label(r),
+                                               tg["target"], tg["measured"]), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -208,10 +216,7 @@ def main():
         out = args.out or os.path.join(os.path.dirname(d), "RESULTS.md")
         _, runs = render_suite(d, out, plot=not args.no_plot)
         print("report: wrote %s" % out)
-        for r, data in runs:
-            for tg in data["targets13"] + data["targets"]:
-                print("report: %-4s %s, %s: %s" % ("met" if tg["met"] else "MISS", run_label(r),
-                                                   tg["target"], tg["measured"]))
+        print_targets(runs)
     elif os.path.exists(os.path.join(d, "measurements.json")):
         render_run_dir(d, plot=not args.no_plot)
         print("report: wrote %s" % os.path.join(d, "RESULTS.md"))
