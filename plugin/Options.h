@@ -73,7 +73,7 @@ struct AlignGuardOptions {
   bool AccessesOnly = false;
   /// `deferred` (align-guard's): abort, trap and recover places get a
   /// marker call that `align-guard-expand` turns into their branch at the
-  /// end of the pipeline (DeferredChecks.h); clang's pipeline runs so.
+  /// end of the pipeline (DeferredPlaces.h); clang's pipeline runs so.
   bool Deferred = false;
   /// Globs over function names that make a definition an entry point.
   std::vector<std::string> EntryGlobs;

@@ -28,12 +28,12 @@
 //     wrappers (_mm256_load_ps, Highway's Load, xsimd's load_aligned) reach
 //     the entry points only then. What pipeline start checked is guarded
 //     there and gets no second check.
-//     These runs are deferred (`align-guard<deferred>`, DeferredChecks.h):
+//     These runs are deferred (`align-guard<deferred>`, DeferredPlaces.h):
 //     abort, trap and recover places get one marker call each, which the
 //     optimiser carries at almost no cost.
 //   - at the optimizer-last extension point, `align-guard-expand`
-//     (DeferredChecks.h): each marker becomes its branch; then
-//     `align-guard-cold-exits` (ColdExitPass.h): the failing sides that
+//     (DeferredPlaces.h): each marker becomes its branch; then
+//     `align-guard-cold-exits` (ColdExitsPass.h): the failing sides that
 //     leave the function do so by a tail call, so that the aligned path sets
 //     up no frame for them; then `align-guard-outline-body`
 //     (OutlineBodyPass.h): a function whose entry is only a check gets its
@@ -47,10 +47,10 @@
 //===----------------------------------------------------------------------===//
 #include "AlignGuardAuditPass.h"
 #include "AlignGuardPass.h"
-#include "ColdExitPass.h"
+#include "ColdExitsPass.h"
 #include "Compat.h"
-#include "DeferredChecks.h"
 #include "Diagnostics.h"
+#include "ExpandPass.h"
 #include "InlinedAccessesPass.h"
 #include "Options.h"
 #include "OutlineBodyPass.h"
@@ -83,9 +83,11 @@ cl::opt<std::string>
 /// Stands in for a pass whose parameters or pipeline text were bad: it fails
 /// the run with one error diagnostic (opt and clang print it and exit
 /// non-zero) instead of killing the host process from inside the parser.
+/// It prints as the text it stands in for, which parses back to itself.
 class ReportErrorPass : public PassInfoMixin<ReportErrorPass> {
 public:
-  explicit ReportErrorPass(std::string Message) : Message(std::move(Message)) {}
+  ReportErrorPass(StringRef Text, std::string Message)
+      : Text(Text.str()), Message(std::move(Message)) {}
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     diagnose(M.getContext(), Message, DS_Error);
     return PreservedAnalyses::all();
@@ -98,17 +100,23 @@ public:
     return PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
+  void printPipeline(raw_ostream &OS,
+                     function_ref<StringRef(StringRef)> /*MapClassName*/) {
+    OS << Text;
+  }
 
 private:
+  std::string Text;
   std::string Message;
   bool Reported = false;
 };
 
-/// Adds PassT built from the parsed parameters, or the error in their place.
+/// Adds PassT built from the parsed parameters of Text (the pipeline's
+/// element), or the error in their place.
 template <typename PassT, typename PassManagerT, typename OptionsT>
-void addPass(PassManagerT &PM, Expected<OptionsT> Opts) {
+void addPass(PassManagerT &PM, StringRef Text, Expected<OptionsT> Opts) {
   if (!Opts)
-    PM.addPass(ReportErrorPass(toString(Opts.takeError())));
+    PM.addPass(ReportErrorPass(Text, toString(Opts.takeError())));
   else
     PM.addPass(PassT(std::move(*Opts)));
 }
@@ -128,7 +136,7 @@ bool runsAfterInlining(const AlignGuardOptions &Opts) {
 
 /// The configured pipeline's align-guard runs deferred: their places get a
 /// marker, expanded at the optimizer-last extension point
-/// (DeferredChecks.h), so the optimiser works on one call per place.
+/// (DeferredPlaces.h), so the optimiser works on one call per place.
 Expected<AlignGuardOptions>
 deferredWhileParsingEnv(Expected<AlignGuardOptions> Opts) {
   if (Opts && ParsingEnv)
@@ -136,15 +144,29 @@ deferredWhileParsingEnv(Expected<AlignGuardOptions> Opts) {
   return Opts;
 }
 
+/// What a build of Guard adds to the inliner's pipeline, as the audit's copy
+/// of the module runs it (InlinedCopy.h): its accesses, checked as each
+/// function is simplified, reporting nothing (the audit lists them).
+void addBuildExtensions(PassBuilder &PB, const AlignGuardOptions &Guard) {
+  if (!Guard.Accesses || Guard.AccessesOnly)
+    return;
+  AlignGuardOptions Opts = Guard;
+  Opts.Deferred = true;
+  PB.registerScalarOptimizerLateEPCallback(
+      [Opts](FunctionPassManager &FPM, auto /*OptimizationLevel*/) {
+        FPM.addPass(InlinedAccessesPass(Opts, /*Report=*/false));
+      });
+}
+
 bool parseModulePass(StringRef Name, ModulePassManager &MPM) {
   StringRef Params;
   if (matchPassName(Name, "align-guard", Params)) {
     addPass<AlignGuardPass>(
-        MPM, deferredWhileParsingEnv(parseAlignGuardOptions(Params)));
+        MPM, Name, deferredWhileParsingEnv(parseAlignGuardOptions(Params)));
     return true;
   }
   if (Name == "align-guard-cold-exits") {
-    MPM.addPass(ColdExitPass());
+    MPM.addPass(ColdExitsPass());
     return true;
   }
   if (Name == "align-guard-outline-body") {
@@ -152,11 +174,19 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM) {
     return true;
   }
   if (Name == "align-guard-expand") {
-    MPM.addPass(ExpandChecksPass());
+    MPM.addPass(ExpandPass());
     return true;
   }
   if (matchPassName(Name, "align-guard-audit", Params)) {
-    addPass<AlignGuardAuditPass>(MPM, parseAuditOptions(Params));
+    Expected<AuditOptions> Opts = parseAuditOptions(Params);
+    if (!Opts) {
+      MPM.addPass(ReportErrorPass(Name, toString(Opts.takeError())));
+      return true;
+    }
+    AlignGuardOptions Guard = Opts->Guard;
+    MPM.addPass(AlignGuardAuditPass(std::move(*Opts), [Guard](PassBuilder &PB) {
+      addBuildExtensions(PB, Guard);
+    }));
     return true;
   }
   return false;
@@ -166,7 +196,7 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM) {
   StringRef Params;
   if (!matchPassName(Name, "align-guard-inlined-accesses", Params))
     return false;
-  addPass<InlinedAccessesPass>(FPM, parseAlignGuardOptions(Params));
+  addPass<InlinedAccessesPass>(FPM, Name, parseAlignGuardOptions(Params));
   return true;
 }
 
@@ -191,8 +221,8 @@ void addAtPipelineStart(PassBuilder &PB, ModulePassManager &MPM) {
   Error Err = PB.parsePassPipeline(MPM, Text);
   ParsingEnv = false;
   if (Err)
-    MPM.addPass(ReportErrorPass(Source + "='" + Text +
-                                "': " + toString(std::move(Err))));
+    MPM.addPass(ReportErrorPass(Text, Source + "='" + Text +
+                                          "': " + toString(std::move(Err))));
 }
 
 /// Every `align-guard` of Text, in order, deferred. Text is read as
@@ -278,15 +308,15 @@ void registerCallbacks(PassBuilder &PB) {
       });
   // Last (registered after the accesses-only run, which LLVM 14 also
   // adds at optimizer-last): the deferred places become their branches
-  // (DeferredChecks.h), then the failing sides' calls become tail calls
-  // (ColdExitPass.h), then the bodies behind an entry's check go into
+  // (DeferredPlaces.h), then the failing sides' calls become tail calls
+  // (ColdExitsPass.h), then the bodies behind an entry's check go into
   // functions of their own (OutlineBodyPass.h). The callback's parameters
   // differ between LLVM majors.
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, auto &&...) {
     if (ParsingEnv)
       return;
-    MPM.addPass(ExpandChecksPass());
-    MPM.addPass(ColdExitPass());
+    MPM.addPass(ExpandPass());
+    MPM.addPass(ColdExitsPass());
     MPM.addPass(OutlineBodyPass());
   });
 }

@@ -306,7 +306,7 @@ static uint64_t actual_alignment(uint64_t pointer, uint64_t alignment,
 /*===-- Descriptors -------------------------------------------------------===*/
 
 /* The packed layout is fixed: 56 bytes, the 64-bit fields 8-aligned, on every
-   target (the pass writes it byte by byte, plugin/RuntimeABI.cpp). */
+   target (the pass writes it byte by byte, plugin/transform/RuntimeABI.cpp). */
 _Static_assert(sizeof(alignguard_packed_site) == 56, "56-byte descriptors");
 _Static_assert(offsetof(alignguard_packed_site, alignment) == 32 &&
                    offsetof(alignguard_packed_site, offset) == 40 &&

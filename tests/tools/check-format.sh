@@ -8,7 +8,7 @@
 set -euo pipefail
 clang_format=$1
 cd "$2"
-files=(plugin/*.cpp plugin/*.h runtime/*.c runtime/*.h runtime/include/alignguard/*.h)
+files=(plugin/*.cpp plugin/*.h plugin/*/*.cpp plugin/*/*.h runtime/*.c runtime/*.h runtime/include/alignguard/*.h)
 if ! "$clang_format" --dry-run --Werror "${files[@]}"; then
   echo "check-format: run '$clang_format -i' on the files above" >&2
   exit 1

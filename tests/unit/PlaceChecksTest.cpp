@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CheckEmitter.h"
-#include "DeferredChecks.h"
+#include "DeferredPlaces.h"
 #include "RuntimeABI.h"
 
 #include "llvm/AsmParser/Parser.h"

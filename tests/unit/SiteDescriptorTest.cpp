@@ -1,7 +1,7 @@
 //===- SiteDescriptorTest.cpp - The IR descriptor is the C alignguard_site ===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The pass builds each site descriptor in IR (plugin/RuntimeABI.cpp) and the
+// The pass builds each site descriptor in IR (plugin/transform/RuntimeABI.cpp) and the
 // runtime reads it as `struct alignguard_site` (alignguard/alignguard.h).
 // Nothing but these tests ties the two together, so:
 //

@@ -23,7 +23,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; CHECK-LABEL: define {{.*}}i32 @user(
 ; CHECK:         call i32 @called(
 ; CHECK-NEXT:    ret i32 0
-; The failing side's tail call (ColdExitPass.h): the report, then -7.
+; The failing side's tail call (ColdExitsPass.h): the report, then -7.
 ; CHECK-LABEL: define linkonce_odr hidden i32 @__alignguard_report.thunk.i32.m7(
 ; CHECK-NEXT:    call void @__alignguard_report(
 ; CHECK-NEXT:    ret i32 -7

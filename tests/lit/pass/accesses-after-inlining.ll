@@ -102,7 +102,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; TRAP-NOT:     call void @llvm.trap()
 
 ; After default<O2>, each failing side tail-calls a thunk that reports and
-; then calls the copy (ColdExitPass.h).
+; then calls the copy (ColdExitsPass.h).
 ; FALLBACK-LABEL: define {{.*}}void @k(
 ; FALLBACK-COUNT-2: tail call void @k.alignguard.fallback{{(\.[0-9]+)?}}(
 ; FALLBACK-LABEL: define internal {{.*}}@k.alignguard.unaligned(

@@ -1,4 +1,4 @@
-; align-guard-cold-exits (ColdExitPass.h), which a build runs last: each
+; align-guard-cold-exits (ColdExitsPass.h), which a build runs last: each
 ; failing side that leaves the function does so by one tail call of a
 ; thunk that does the rest, so that the aligned path sets up no frame for
 ; the call. The failing sides below are written as align-guard leaves them

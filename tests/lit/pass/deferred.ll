@@ -1,7 +1,7 @@
 ; align-guard<deferred>, what a build runs (Plugin.cpp): each abort, trap and
 ; recover place is one call of @alignguard.deferred.check until
 ; align-guard-expand, last in the pipeline, makes its branch there
-; (DeferredChecks.h). return=N and fallback places get their branch at once.
+; (DeferredPlaces.h). return=N and fallback places get their branch at once.
 ; RUN: %opt-ag -passes='align-guard<deferred>,verify' -S %s | FileCheck %s --check-prefix=MARK
 ; RUN: %opt-ag -passes='align-guard<deferred>,align-guard-expand,verify' -S %s | FileCheck %s --check-prefixes=EXP,EXP-ABORT
 ; A second run leaves the deferred places alone, parameters included.

@@ -8,7 +8,7 @@
 ; (@inner is called with alignment 0): it stays as select(power of two,
 ; %a, 1). LLVM 15 on reads only power-of-two alignments; the test runs on
 ; every version. After default<O2>, a failing side that ends the call
-; tail-calls a thunk (ColdExitPass.h): the hook is called there.
+; tail-calls a thunk (ColdExitsPass.h): the hook is called there.
 ; RUN: %opt-ag -passes='align-guard<abort>,default<O2>,verify' -S %s | FileCheck %s -DHOOK=__alignguard_report_abort.thunk.i32
 ; RUN: %opt-ag -passes='align-guard<trap>,default<O2>,verify' -S %s | FileCheck %s -DHOOK=llvm.trap
 ; RUN: %opt-ag -passes='align-guard<return=-1>,default<O2>,verify' -S %s 2>/dev/null | FileCheck %s -DHOOK=__alignguard_report.thunk.i32.m1
