@@ -87,32 +87,63 @@ static bool parseActionWord(StringRef Word, FailureAction &Action) {
   return false;
 }
 
-/// Handles align-guard's own words: the failure actions (abort, trap,
-/// recover, return=N, fallback), `accesses`, `type-alignment`, `loads` and
-/// `no-rerun`,
-/// for both
-/// passes. Returns
+/// The words that set one flag of AlignGuardOptions, in the order the
+/// error lists and the printer give them. GuardOnly: align-guard's own,
+/// not the audit's (it lists every promise at once, deferred or not).
+struct FlagWord {
+  const char *Name;
+  bool AlignGuardOptions::*Flag;
+  bool GuardOnly;
+};
+static constexpr FlagWord FlagWords[] = {
+    {"accesses", &AlignGuardOptions::Accesses, false},
+    {"accesses-only", &AlignGuardOptions::AccessesOnly, true},
+    {"type-alignment", &AlignGuardOptions::TypeAlignment, false},
+    {"loads", &AlignGuardOptions::Loads, false},
+    {"no-rerun", &AlignGuardOptions::NoRerun, false},
+    {"deferred", &AlignGuardOptions::Deferred, true},
+};
+
+/// The words that take a value, shared by both passes (parseEntryGlob,
+/// parseIgnorelist), as the error lists them.
+static constexpr const char *ScopeWords[] = {"entry=GLOB", "exclude=GLOB",
+                                             "ignorelist=FILE"};
+
+/// `expected a, b, ... or z`, from the words the parser takes.
+static std::string expectedWords(ArrayRef<std::string> Words) {
+  std::string Out = "expected ";
+  for (size_t I = 0; I != Words.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Words.size() ? " or " : ", ") + Words[I];
+  return Out;
+}
+
+/// The action words (`return=N` for Return) and the flag words a pass
+/// takes (AsGuard: align-guard's own too), in their order.
+static void appendGuardWords(std::vector<std::string> &Words, bool AsGuard) {
+  for (FailureAction A :
+       {FailureAction::Abort, FailureAction::Trap, FailureAction::Recover,
+        FailureAction::Return, FailureAction::Fallback})
+    Words.push_back(failureActionName(A).str() +
+                    (A == FailureAction::Return ? "=N" : ""));
+  for (const FlagWord &W : FlagWords)
+    if (AsGuard || !W.GuardOnly)
+      Words.push_back(W.Name);
+}
+
+/// Handles the failure actions (abort, trap, recover, return=N, fallback)
+/// and the flag words (FlagWords; AsGuard: align-guard's own too). Returns
 /// false when Param is none of them; an Error when it is one but is bad.
 /// ActionWord is the first action given, to name it in a conflict.
 static Expected<bool> parseGuardWord(StringRef Pass, StringRef Param,
                                      AlignGuardOptions &Opts,
-                                     StringRef &ActionWord) {
-  if (Param == "accesses") {
-    Opts.Accesses = true;
-    return true;
-  }
-  if (Param == "type-alignment") {
-    Opts.TypeAlignment = true;
-    return true;
-  }
-  if (Param == "loads") {
-    Opts.Loads = true;
-    return true;
-  }
-  if (Param == "no-rerun") {
-    Opts.NoRerun = true;
-    return true;
-  }
+                                     StringRef &ActionWord, bool AsGuard) {
+  for (const FlagWord &W : FlagWords)
+    if (Param == W.Name && (AsGuard || !W.GuardOnly)) {
+      Opts.*W.Flag = true;
+      // accesses-only checks the accesses, and nothing else.
+      Opts.Accesses |= Opts.AccessesOnly;
+      return true;
+    }
   FailureAction Action;
   bool IsAction = parseActionWord(Param, Action);
   StringRef Value = Param;
@@ -147,18 +178,8 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
     if (Param.empty())
       continue;
 
-    // align-guard's own (the audit lists every promise at once).
-    if (Param == "accesses-only") {
-      Opts.AccessesOnly = Opts.Accesses = true;
-      continue;
-    }
-    if (Param == "deferred") {
-      Opts.Deferred = true;
-      continue;
-    }
-
-    Expected<bool> IsGuardWord =
-        parseGuardWord("align-guard", Param, Opts, ActionWord);
+    Expected<bool> IsGuardWord = parseGuardWord("align-guard", Param, Opts,
+                                                ActionWord, /*AsGuard=*/true);
     if (!IsGuardWord)
       return IsGuardWord.takeError();
     if (*IsGuardWord)
@@ -176,11 +197,10 @@ Expected<AlignGuardOptions> parseAlignGuardOptions(StringRef Params) {
       return IsList.takeError();
     if (*IsList)
       continue;
-    return invalidParameter(
-        "align-guard", Param,
-        "expected abort, trap, recover, return=N, fallback, accesses, "
-        "accesses-only, type-alignment, loads, no-rerun, deferred, "
-        "entry=GLOB, exclude=GLOB or ignorelist=FILE");
+    std::vector<std::string> Words;
+    appendGuardWords(Words, /*AsGuard=*/true);
+    Words.insert(Words.end(), std::begin(ScopeWords), std::end(ScopeWords));
+    return invalidParameter("align-guard", Param, expectedWords(Words));
   }
   return Opts;
 }
@@ -226,6 +246,26 @@ bool operator==(const AuditListing &A, const AuditListing &B) {
          A.SystemPrefixes == B.SystemPrefixes;
 }
 
+/// The audit's own words, in the order its error lists them; the parser
+/// below takes each.
+static constexpr const char *AuditFormatWords[] = {"table", "json"};
+static constexpr const char *AuditOwnWords[] = {
+    "output=FILE", "system-prefix=DIR", "fail-on-unchecked", "plan"};
+
+/// What align-guard-audit's error says it takes.
+static std::string auditWords() {
+  std::vector<std::string> Words(std::begin(AuditFormatWords),
+                                 std::end(AuditFormatWords));
+  Words.push_back(AuditOwnWords[0]);
+  for (const auto &[Word, Flag] : ListingWords)
+    Words.push_back(Word);
+  Words.insert(Words.end(), std::begin(AuditOwnWords) + 1,
+               std::end(AuditOwnWords));
+  appendGuardWords(Words, /*AsGuard=*/false);
+  Words.insert(Words.end(), std::begin(ScopeWords), std::end(ScopeWords));
+  return expectedWords(Words);
+}
+
 Expected<AuditOptions> parseAuditOptions(StringRef Params) {
   AuditOptions Opts;
   StringRef FormatWord, ActionWord;
@@ -234,7 +274,7 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
     std::tie(Param, Params) = Params.split(';');
     if (Param.empty())
       continue;
-    if (Param == "json" || Param == "table") {
+    if (is_contained(AuditFormatWords, Param)) {
       if (!FormatWord.empty() && FormatWord != Param)
         return invalidParameter("align-guard-audit", Param,
                                 "conflicts with '" + FormatWord +
@@ -268,7 +308,8 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       continue;
     }
     Expected<bool> IsGuardWord =
-        parseGuardWord("align-guard-audit", Param, Opts.Guard, ActionWord);
+        parseGuardWord("align-guard-audit", Param, Opts.Guard, ActionWord,
+                       /*AsGuard=*/false);
     if (!IsGuardWord)
       return IsGuardWord.takeError();
     if (*IsGuardWord)
@@ -286,11 +327,7 @@ Expected<AuditOptions> parseAuditOptions(StringRef Params) {
       return IsList.takeError();
     if (*IsList)
       continue;
-    return invalidParameter("align-guard-audit", Param,
-                            "expected table, json, output=FILE, all, type, "
-                            "system, system-prefix=DIR, fail-on-unchecked, "
-                            "plan, entry=GLOB, exclude=GLOB or "
-                            "ignorelist=FILE");
+    return invalidParameter("align-guard-audit", Param, auditWords());
   }
   return Opts;
 }
@@ -329,28 +366,18 @@ static void printScope(raw_ostream &OS, ListSeparator &LS,
     OS << LS << "ignorelist=" << Opts.Ignorelist;
 }
 
-/// The words parseGuardWord reads besides the action, for both passes:
-/// `accesses`, `type-alignment`, `loads`, `no-rerun`.
-static void printGuardWords(raw_ostream &OS, ListSeparator &LS,
-                            const AlignGuardOptions &Opts) {
-  if (Opts.Accesses)
-    OS << LS << "accesses";
-  if (Opts.TypeAlignment)
-    OS << LS << "type-alignment";
-  if (Opts.Loads)
-    OS << LS << "loads";
-  if (Opts.NoRerun)
-    OS << LS << "no-rerun";
+/// The flag words set in Opts (FlagWords; AsGuard: align-guard's own too).
+static void printFlagWords(raw_ostream &OS, ListSeparator &LS,
+                           const AlignGuardOptions &Opts, bool AsGuard) {
+  for (const FlagWord &W : FlagWords)
+    if (Opts.*W.Flag && (AsGuard || !W.GuardOnly))
+      OS << LS << W.Name;
 }
 
 void printAlignGuardOptions(raw_ostream &OS, const AlignGuardOptions &Opts) {
   ListSeparator LS(";");
   printAction(OS, LS, Opts);
-  printGuardWords(OS, LS, Opts);
-  if (Opts.AccessesOnly)
-    OS << LS << "accesses-only";
-  if (Opts.Deferred)
-    OS << LS << "deferred";
+  printFlagWords(OS, LS, Opts, /*AsGuard=*/true);
   printScope(OS, LS, Opts);
 }
 
@@ -379,7 +406,7 @@ void printAuditOptions(raw_ostream &OS, const AuditOptions &Opts) {
   // is not the default, so that the text still parses back to equal options.
   if (Opts.Plan || Opts.Guard.Action != FailureAction::Abort)
     printAction(OS, LS, Opts.Guard);
-  printGuardWords(OS, LS, Opts.Guard);
+  printFlagWords(OS, LS, Opts.Guard, /*AsGuard=*/false);
   printScope(OS, LS, Opts.Guard);
   for (const std::string &Prefix : Opts.Listing.SystemPrefixes)
     OS << LS << "system-prefix=" << Prefix;

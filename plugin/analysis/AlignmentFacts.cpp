@@ -7,6 +7,7 @@
 #include "HookNames.h"
 #include "IRShapes.h"
 #include "PointerOrigins.h"
+#include "PromiseDescription.h"
 #include "Promises.h"
 
 #include "llvm/ADT/SmallSet.h"
@@ -459,6 +460,26 @@ void AlignmentFacts::raisePlanned(unsigned Site, unsigned Check,
     if (Fact.Source == FactSource::PlannedCheck && Fact.Site == Site &&
         Fact.Check == Check)
       Fact.Alignment = std::max(Fact.Alignment, Alignment);
+}
+
+FactReading readFact(const AlignmentFact &Fact) {
+  switch (Fact.Source) {
+  case FactSource::Construction:
+    return {FactVerdict::Checked,
+            "aligned by construction (null, an alloca or a global)"};
+  case FactSource::CodeCheck:
+    return {FactVerdict::Checked,
+            "checked by the code" +
+                describeLocation(Fact.Where->getDebugLoc())};
+  case FactSource::GuardedAssume:
+    return {FactVerdict::Guarded, "guarded by an earlier align-guard check"};
+  case FactSource::PlannedCheck:
+    return {FactVerdict::None, "checked by a check planned here"};
+  case FactSource::UncheckedAssume:
+    return {FactVerdict::None, "rests on an unchecked assume" +
+                                   describeLocation(Fact.Where->getDebugLoc())};
+  }
+  llvm_unreachable("unknown fact source");
 }
 
 } // namespace alignguard

@@ -49,6 +49,7 @@
 #include "llvm/IR/Instructions.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace llvm {
@@ -99,6 +100,20 @@ struct AlignmentFact {
   /// in the site.
   unsigned Site = 0, Check = 0;
 };
+
+/// What a fact found for a promise makes of it, the one reading the
+/// planner (which leaves the promise out) and the audit (which lists its
+/// status) share: checked already (by the code, or aligned by
+/// construction), guarded by an earlier align-guard run, or neither (a
+/// planned check is no check yet; an unchecked assume proves nothing).
+enum class FactVerdict { Checked, Guarded, None };
+struct FactReading {
+  FactVerdict Verdict;
+  /// Why, for warnings, remarks and the audit: "checked by the code at
+  /// k.c:3:7", "rests on an unchecked assume at k.c:2:3", ...
+  std::string Why;
+};
+FactReading readFact(const AlignmentFact &Fact);
 
 /// A pointer, or an address that is not a value yet, to ask about.
 struct AddressQuery {

@@ -64,20 +64,17 @@ struct Verdict {
 Verdict factVerdict(const std::optional<AlignmentFact> &Fact) {
   if (!Fact)
     return {AuditStatus::Unchecked, ""};
-  switch (Fact->Source) {
-  case FactSource::Construction:
-  case FactSource::CodeCheck:
+  FactReading Reading = readFact(*Fact);
+  switch (Reading.Verdict) {
+  case FactVerdict::Checked:
     return {AuditStatus::Checked, ""};
-  case FactSource::GuardedAssume:
+  case FactVerdict::Guarded:
     return {AuditStatus::Guarded, ""};
-  case FactSource::PlannedCheck:
-  case FactSource::UncheckedAssume:
+  case FactVerdict::None:
     break;
   }
-  return {AuditStatus::Unchecked,
-          "rests on an unchecked assume" +
-              describeLocation(Fact->Where->getDebugLoc()),
-          /*Derived=*/true};
+  // The audit asks before any check is planned: no fact of a planned check.
+  return {AuditStatus::Unchecked, Reading.Why, /*Derived=*/true};
 }
 
 class Auditor {
@@ -384,6 +381,9 @@ PlannedAction Auditor::describePlan(const CheckPlan &Plan,
     P.Action = failureActionName(S.Policy.Action).str();
     P.Placement = checkPlacementName(S.Placement).str();
     P.Reason = Left ? Left->Why : S.Policy.Downgrade;
+    P.Deferred = S.Deferred;
+    if (S.Policy.Action != FailureAction::Trap)
+      P.Report = S.ReportsByTable ? "table" : "each";
   }
   return P;
 }

@@ -263,7 +263,7 @@ bool ModuleRun::instrument(Function &F, bool IsEntry, Function *CopyOf,
   if (Promises.empty())
     return false;
   PlanRequest Request = planRequest(Opts, Action, IsEntry);
-  Request.MayRerun &= !CopyOf;
+  Request.IsCopy = CopyOf != nullptr;
   if (std::optional<Suppression> Why = Suppressed.of(CopyOf ? *CopyOf : F))
     Request.SuppressedBy = Why->Rule;
   // Loops and ScalarEvolution only where a promise needs them
@@ -285,7 +285,7 @@ bool ModuleRun::instrument(Function &F, bool IsEntry, Function *CopyOf,
   auto PrivateClone = [this](Function &Callee) { return privateClone(Callee); };
   CopyEmission AsCopy;
   AsCopy.Private = PrivateClone;
-  emitCheckPlan(Plan, Sites, Copies, SE, Opts.Deferred && !CopyOf, RecoverCopy,
+  emitCheckPlan(Plan, Sites, Copies, SE, RecoverCopy,
                 CopyOf ? &AsCopy : nullptr);
   // None of F's analyses survives its checks: dropped, not asked one by
   // one whether they are still valid (which costs more than the drop).

@@ -180,7 +180,8 @@ static std::string identity(const AuditFinding &F) {
      << '\0' << F.Placement << '\0' << F.SuppressionKind;
   if (const std::optional<PlannedAction> &P = F.Planned)
     OS << '\0' << P->Check << '\0' << (P->Site ? *P->Site : -1) << '\0'
-       << P->Action << '\0' << P->Placement << '\0' << P->Reason;
+       << P->Action << '\0' << P->Placement << '\0' << P->Reason << '\0'
+       << P->Deferred << '\0' << P->Report;
   return OS.str();
 }
 
@@ -383,6 +384,8 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R) {
               J.attribute("action", orNull(P.Action));
               J.attribute("placement", orNull(P.Placement));
               J.attribute("reason", orNull(P.Reason));
+              J.attribute("deferred", P.Deferred);
+              J.attribute("report", orNull(P.Report));
             });
           J.attribute("path", orNull(F.Promise.Path));
           J.attribute("system", F.System);

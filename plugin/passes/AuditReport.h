@@ -74,6 +74,11 @@ struct PlannedAction {
   std::string Action;      ///< that site's failure action
   std::string Placement;   ///< that site's placement
   std::string Reason;      ///< why no check, or why the action changed
+  /// How that site is emitted (CheckSite): deferred to the end of the
+  /// pipeline, and reported by one table (`table`) or by each check's own
+  /// descriptor (`each`; empty under trap, which names nothing).
+  bool Deferred = false;
+  std::string Report;
 };
 
 /// A SARIF reportingDescriptor (tool.driver.rules[]), also the JSON's

@@ -110,6 +110,7 @@ PreservedAnalyses InlinedAccessesPass::run(Function &F,
   // As the build's accesses-only run after the inliners will check F.
   AlignGuardOptions AsAfterInlining = Opts;
   AsAfterInlining.Accesses = AsAfterInlining.AccessesOnly = true;
+  AsAfterInlining.Deferred = true;
   PlanRequest Request =
       planRequest(AsAfterInlining, MF.Action, /*IsEntry=*/true);
   LazyLoopInfo LI = lazily<LoopAnalysis>(FAM, F);
@@ -138,8 +139,7 @@ PreservedAnalyses InlinedAccessesPass::run(Function &F,
                MF.Action);
   SiteDescriptors Sites(*F.getParent());
   UnalignedCopies NoCopies;
-  emitCheckPlan(Plan, Sites, NoCopies, SE, /*Deferred=*/true,
-                /*RecoverCopy=*/nullptr);
+  emitCheckPlan(Plan, Sites, NoCopies, SE, /*RecoverCopy=*/nullptr);
   return PreservedAnalyses::none();
 }
 

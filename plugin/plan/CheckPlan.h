@@ -70,6 +70,14 @@ struct FailurePolicy {
   /// The failing side leaves the function or the program: nothing after
   /// the check runs with a broken promise, so the promise can stay.
   bool isTerminal() const { return Action != FailureAction::Recover || Rerun; }
+  /// The actions a deferred run defers (abort, trap, recover but not its
+  /// rerun): the rest of the function cannot observe their failing side.
+  /// return=N and fallback leave with a value callers may see, which the
+  /// optimiser must know about (DeferredPlaces.h).
+  bool canDefer() const {
+    return Action == FailureAction::Abort || Action == FailureAction::Trap ||
+           (Action == FailureAction::Recover && !Rerun);
+  }
 };
 
 /// One pointer tested at a site.
@@ -116,6 +124,23 @@ struct CheckSite {
   /// parameter sites), covered ones included: the emitter keeps them
   /// guarded or, under recover, drops them.
   std::vector<const AlignmentPromise *> Promises;
+  /// A marker now, the branch at the end of the pipeline (DeferredPlaces.h).
+  bool Deferred = false;
+  /// A deferred entry site of a function nothing calls: its parameters keep
+  /// their `align` until the expansion removes it. Until then nothing but
+  /// the marker reads the pointers before the check, and the optimiser
+  /// reads the attribute for free where an assume costs it
+  /// (AlignmentFromAssumptions, assume queries in InstCombine). A function
+  /// with a caller here could be inlined first, and the inliner drops
+  /// parameter attributes: there the promise goes into an assume.
+  bool KeepsParamAttributes = false;
+  /// The failing side reports through one table of the checks'
+  /// descriptors, in Checks' order, and the runtime's table hook finds the
+  /// failing pointer (RuntimeABI.h); otherwise each check has its own
+  /// descriptor. Checks are then ordered by argument number, so that the
+  /// function's own arguments are passed on in the registers they arrived
+  /// in.
+  bool ReportsByTable = false;
 };
 
 /// Why a promise gets no check of its own.

@@ -4,11 +4,13 @@
 
 #include "AccessPlacement.h"
 #include "CopySafety.h"
+#include "HookNames.h"
 #include "IRShapes.h"
 #include "SubjectNames.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/MustExecute.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/PatternMatch.h"
@@ -116,8 +118,9 @@ private:
   /// loop before the loop, where AccessPlacement puts an access's; false
   /// when they cannot go there (it is checked at the assume).
   bool planHoistedAssume(const AlignmentPromise &A);
-  /// The site of Kind whose checks go before At (made hoisted if new).
-  CheckSite &hoistedSite(Instruction *At, SiteKind Kind);
+  /// The site of Kind before At, made with Placement on first use: one
+  /// site per place and kind.
+  CheckSite &siteAt(Instruction *At, SiteKind Kind, CheckPlacement Placement);
   void planAccesses(ArrayRef<const AlignmentPromise *> Accesses);
   /// The site whose check covers an access without a check of its own,
   /// and the alignment that check was raised to for it (or 0).
@@ -136,6 +139,9 @@ private:
   /// goes on to the next instruction.
   bool runsWithEntryChecks(const Instruction *At) const;
   FailurePolicy decidePolicy(const CheckSite &Site) const;
+  /// How Site (its policy decided) is emitted: deferred, with its
+  /// parameters' attributes kept, reported by a table (CheckSite).
+  void decideEmission(CheckSite &Site) const;
   /// Why a failing Site may not run a copy of the function from the start
   /// instead (fallback, recover's rerun); empty when it may.
   std::string whyCannotRunCopy(const CheckSite &Site) const;
@@ -235,41 +241,34 @@ bool Planner::leaveOutIfChecked(const AlignmentPromise &A) {
       Facts.find(*Q, placeOf(A), A.Inst, FactSource::CodeCheck);
   if (!Fact)
     return false;
-  switch (Fact->Source) {
-  case FactSource::Construction:
-    leaveOut(A, LeftOutReason::Checked,
-             "aligned by construction (null, an alloca or a global)");
-    return true;
-  case FactSource::CodeCheck:
-    leaveOut(A, LeftOutReason::Checked,
-             "checked by the code" +
-                 describeLocation(Fact->Where->getDebugLoc()));
-    return true;
-  case FactSource::GuardedAssume:
-    leaveOut(A, LeftOutReason::Guarded,
-             "guarded by an earlier align-guard check");
-    return true;
-  case FactSource::PlannedCheck:
-  case FactSource::UncheckedAssume:
+  FactReading Reading = readFact(*Fact);
+  if (Reading.Verdict == FactVerdict::None)
     return false;
-  }
-  return false;
+  leaveOut(A,
+           Reading.Verdict == FactVerdict::Guarded ? LeftOutReason::Guarded
+                                                   : LeftOutReason::Checked,
+           Reading.Why);
+  return true;
 }
 
-CheckSite &Planner::siteFor(const AlignmentPromise &A) {
-  Instruction *At = placeOf(A);
-  SiteKind Kind = siteKindOf(A);
-  auto It = SiteAt.find(key(At, Kind));
-  if (It != SiteAt.end())
+CheckSite &Planner::siteAt(Instruction *At, SiteKind Kind,
+                           CheckPlacement Placement) {
+  auto [It, New] = SiteAt.try_emplace(key(At, Kind), Plan.Sites.size());
+  if (!New)
     return Plan.Sites[It->second];
   CheckSite Site;
   Site.Kind = Kind;
   Site.InsertBefore = At;
-  if (Kind == SiteKind::Assume)
-    Site.Assume = cast<CallInst>(At); // the last of adjacent ones
-  SiteAt[key(At, Kind)] = Plan.Sites.size();
+  Site.Placement = Placement;
+  // At an assume's own place: the last of adjacent ones.
+  if (Kind == SiteKind::Assume && Placement == CheckPlacement::AtPromise)
+    Site.Assume = cast<CallInst>(At);
   Plan.Sites.push_back(std::move(Site));
   return Plan.Sites.back();
+}
+
+CheckSite &Planner::siteFor(const AlignmentPromise &A) {
+  return siteAt(placeOf(A), siteKindOf(A), CheckPlacement::AtPromise);
 }
 
 /// The outermost loop out of which Load can be checked in its preheader: its
@@ -299,20 +298,6 @@ static Loop *hoistableOutOf(LoadInst &Load, LazyLoopInfo &LI,
   return Best;
 }
 
-CheckSite &Planner::hoistedSite(Instruction *At, SiteKind Kind) {
-  auto Key = key(At, Kind);
-  auto It = SiteAt.find(Key);
-  if (It == SiteAt.end()) {
-    CheckSite Site;
-    Site.Kind = Kind;
-    Site.InsertBefore = At;
-    Site.Placement = CheckPlacement::Hoisted;
-    It = SiteAt.try_emplace(Key, Plan.Sites.size()).first;
-    Plan.Sites.push_back(std::move(Site));
-  }
-  return Plan.Sites[It->second];
-}
-
 bool Planner::planHoistedLoad(const AlignmentPromise &A) {
   auto *Load = cast<LoadInst>(A.Inst);
   Loop *L = hoistableOutOf(*Load, An.LI, An.DT);
@@ -320,7 +305,8 @@ bool Planner::planHoistedLoad(const AlignmentPromise &A) {
     return false;
   PlannedCheck Check{&A, nullptr};
   Check.Reload = Load;
-  hoistedSite(L->getLoopPreheader()->getTerminator(), SiteKind::Result)
+  siteAt(L->getLoopPreheader()->getTerminator(), SiteKind::Result,
+         CheckPlacement::Hoisted)
       .Checks.push_back(std::move(Check));
   return true;
 }
@@ -351,7 +337,8 @@ bool Planner::planHoistedAssume(const AlignmentPromise &A) {
     return false;
   for (size_t I = 0; I != Placed.size(); ++I) {
     const AccessCandidate &C = Placed[I];
-    CheckSite &Site = hoistedSite(C.InsertBefore, SiteKind::Assume);
+    CheckSite &Site =
+        siteAt(C.InsertBefore, SiteKind::Assume, CheckPlacement::Hoisted);
     // The site of the first address answers for the assume (keeps or
     // drops it); the others only test.
     if (I == 0)
@@ -454,18 +441,7 @@ void Planner::planAccess(
     CoveredBy.try_emplace(C.Promise, Coverage{Raised, C.Alignment});
     return;
   }
-  auto Key = key(C.InsertBefore, SiteKind::Accesses);
-  auto It = SiteAt.find(Key);
-  if (It == SiteAt.end()) {
-    CheckSite Site;
-    Site.Kind = SiteKind::Accesses;
-    Site.InsertBefore = C.InsertBefore;
-    Site.Placement = C.Placement;
-    SiteAt[Key] = Plan.Sites.size();
-    Plan.Sites.push_back(std::move(Site));
-    It = SiteAt.find(Key);
-  }
-  CheckSite &Site = Plan.Sites[It->second];
+  CheckSite &Site = siteAt(C.InsertBefore, SiteKind::Accesses, C.Placement);
   PlannedCheck Check{C.Promise,
                      C.Address ? nullptr : C.Pointer,
                      C.Address,
@@ -476,7 +452,7 @@ void Planner::planAccess(
                         C.InsertBefore};
   Planned.Address = C.Address;
   Planned.Conditions = C.Guards;
-  Planned.Site = It->second;
+  Planned.Site = &Site - Plan.Sites.data();
   Planned.Check = Site.Checks.size() - 1;
   Facts.addPlanned(std::move(Planned));
 }
@@ -592,6 +568,67 @@ std::string Planner::whyCannotRunCopy(const CheckSite &Site) const {
   return Why;
 }
 
+/// The scalar pointers C tests: a fixed vector of pointers lane by lane.
+static unsigned scalarCount(const PlannedCheck &C) {
+  Type *Ty = C.Pointer ? C.Pointer->getType() : C.Promise->Pointer->getType();
+  auto *VT = dyn_cast<FixedVectorType>(Ty);
+  return VT ? VT->getNumElements() : 1;
+}
+
+/// True when the runtime's table hook tests C as the check does: a
+/// constant power-of-two alignment of at most 64 bits, unguarded, at a
+/// constant offset (it tests (address - offset) & (alignment - 1) in 64
+/// bits).
+static bool tableCanTest(const PlannedCheck &C) {
+  if (!C.Guards.empty())
+    return false;
+  const APInt *Alignment = nullptr;
+  APInt Raised;
+  if (C.RaisedAlignment) {
+    Raised = APInt(64, C.RaisedAlignment);
+    Alignment = &Raised;
+  } else if (auto *CA = dyn_cast<ConstantInt>(C.Promise->Alignment)) {
+    Alignment = &CA->getValue();
+  }
+  auto *Offset = dyn_cast_or_null<ConstantInt>(C.Promise->Offset);
+  return Alignment && Alignment->getBitWidth() <= 64 &&
+         Alignment->isPowerOf2() && Alignment->getActiveBits() <= 63 &&
+         (!C.Promise->Offset || (Offset && Offset->getBitWidth() <= 64));
+}
+
+void Planner::decideEmission(CheckSite &Site) const {
+  const FailurePolicy &P = Site.Policy;
+  Site.Deferred = Req.Deferred && !Req.IsCopy && P.canDefer();
+  Site.KeepsParamAttributes =
+      Site.Deferred && Site.Kind == SiteKind::EntryParams && P.isTerminal() &&
+      F.use_empty() && Site.InsertBefore->getParent() == &F.getEntryBlock() &&
+      all_of(Site.Promises, [](const AlignmentPromise *A) {
+        return A->Kind == PromiseKind::ParamAttr;
+      });
+  unsigned Scalars = 0;
+  for (const PlannedCheck &C : Site.Checks)
+    Scalars += scalarCount(C);
+  Site.ReportsByTable = !Req.IsCopy && P.isTerminal() &&
+                        P.Action != FailureAction::Trap && !P.Rerun &&
+                        Scalars >= 2 && Scalars <= MaxTableChecks &&
+                        all_of(Site.Checks, tableCanTest);
+  if (!Site.ReportsByTable)
+    return;
+  // The function's own arguments first, in their order; stable, so that
+  // the same module gives the same table.
+  auto ArgNo = [](const PlannedCheck &C) {
+    const Value *V = C.Reload ? nullptr : C.Pointer;
+    if (auto *U = dyn_cast_or_null<SCEVUnknown>(C.Address))
+      V = U->getValue();
+    auto *A = V ? dyn_cast<Argument>(V->stripPointerCasts()) : nullptr;
+    return A && !A->getType()->isVectorTy() ? A->getArgNo() : ~0u;
+  };
+  std::stable_sort(Site.Checks.begin(), Site.Checks.end(),
+                   [&](const PlannedCheck &L, const PlannedCheck &R) {
+                     return ArgNo(L) < ArgNo(R);
+                   });
+}
+
 FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
   Instruction *Anchor = Site.InsertBefore;
   FailurePolicy P;
@@ -615,7 +652,8 @@ FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
       P.ReturnValue = Req.ReturnValue;
   } else if (Req.Action == FailureAction::Fallback) {
     Why = whyCannotRunCopy(Site);
-  } else if (Req.Action == FailureAction::Recover && Req.MayRerun) {
+  } else if (Req.Action == FailureAction::Recover && Req.MayRerun &&
+             !Req.IsCopy) {
     // Otherwise plain recover: the promises go, as asked; no downgrade.
     P.Rerun = !P.Funclet && whyCannotRunCopy(Site).empty();
   }
@@ -662,8 +700,10 @@ CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
       planPromise(A);
   }
   planAccesses(Accesses);
-  for (CheckSite &Site : Plan.Sites)
+  for (CheckSite &Site : Plan.Sites) {
     Site.Policy = decidePolicy(Site);
+    decideEmission(Site);
+  }
   LLVM_DEBUG(Plan.print(dbgs()));
   return std::move(Plan);
 }
@@ -683,6 +723,7 @@ PlanRequest planRequest(const AlignGuardOptions &Opts, FailureAction Action,
   // functions' recover copies were made (or not) by its first.
   R.MayRerun = !Opts.NoRerun && !Opts.AccessesOnly;
   R.AfterInlining = Opts.AccessesOnly;
+  R.Deferred = Opts.Deferred;
   return R;
 }
 
@@ -747,7 +788,9 @@ void CheckPlan::print(raw_ostream &OS) const {
     OS << "  site " << I << ": " << siteKindName(S.Kind) << ", "
        << failureActionName(S.Policy.Action)
        << (S.Policy.Rerun ? " (reruns the recover copy)" : "") << ", "
-       << checkPlacementName(S.Placement);
+       << checkPlacementName(S.Placement) << (S.Deferred ? ", deferred" : "")
+       << (S.KeepsParamAttributes ? ", keeps the attributes" : "")
+       << (S.ReportsByTable ? ", reports by table" : "");
     if (!S.Policy.Downgrade.empty())
       OS << " (" << S.Policy.Downgrade << ")";
     OS << "\n";

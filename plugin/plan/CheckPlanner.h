@@ -48,6 +48,11 @@ struct PlanRequest {
   /// module may already have been optimised with F's return values
   /// (whyNotReturnAfterInlining).
   bool AfterInlining = false;
+  /// Defer what can be deferred (align-guard<deferred>, CheckSite::Deferred).
+  bool Deferred = false;
+  /// The plan is a recover copy's (or a callee clone's of one): its checks
+  /// are branches at once and take the original's descriptors one by one.
+  bool IsCopy = false;
   /// The rule that suppresses the function's checks (Suppressions.h:
   /// `fun:main at ubsan.txt:2`); empty: none. Every promise of a
   /// suppressed function is left out (a type alignment left unchecked

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "CheckEmitter.h"
 
+#include "AssumeBundles.h"
 #include "CheckPlanner.h"
 #include "Compat.h"
 #include "DeferredPlaces.h"
@@ -17,8 +18,6 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
-
-#include <numeric>
 
 using namespace llvm;
 
@@ -49,10 +48,10 @@ struct ScalarCheck {
 class Emitter {
 public:
   Emitter(const CheckPlan &Plan, SiteDescriptors &Sites,
-          UnalignedCopies &Copies, LazyScalarEvolution &SE, bool Deferred,
+          UnalignedCopies &Copies, LazyScalarEvolution &SE,
           Function *RecoverCopy, CopyEmission *AsCopy)
       : Plan(Plan), F(*Plan.F), Sites(Sites), Copies(Copies), SE(SE),
-        Deferred(Deferred), RecoverCopy(RecoverCopy), AsCopy(AsCopy),
+        RecoverCopy(RecoverCopy), AsCopy(AsCopy),
         Private(AsCopy ? AsCopy->Private : PrivateCallee()) {}
 
   void run();
@@ -88,7 +87,6 @@ private:
   /// to the expansion (keepsParamAttributes).
   CallInst *materializeAttributePromises(const CheckSite &S,
                                          ArrayRef<ScalarCheck> Checks);
-  bool keepsParamAttributes(const CheckSite &S) const;
   void emitSite(const CheckSite &S, const Materialized &M);
   void finishPromises(const CheckSite &S, CallInst *Assume);
   /// Keeps Promises, all made by Assume, guarded (terminal actions) or
@@ -102,7 +100,6 @@ private:
   SiteDescriptors &Sites;
   UnalignedCopies &Copies;
   LazyScalarEvolution &SE;
-  bool Deferred;
   /// What rerun sites call (FailurePolicy::Rerun).
   Function *RecoverCopy;
   /// Set when F is a recover copy (or a callee clone of one).
@@ -132,25 +129,9 @@ void removePromiseAttribute(const AlignmentPromise &A) {
     CB->removeRetAttr(Attribute::Alignment);
 }
 
-/// A deferred entry site of a function nothing calls keeps its parameters'
-/// `align` until the expansion removes it: until then nothing but the marker
-/// reads the pointers before the check, and the optimiser reads the
-/// attribute for free where an assume costs it (AlignmentFromAssumptions,
-/// assume queries in InstCombine). A function with a caller here could be
-/// inlined first, and the inliner drops parameter attributes: there the
-/// promise goes into an assume, as without deferral.
-bool Emitter::keepsParamAttributes(const CheckSite &S) const {
-  return Deferred && S.Kind == SiteKind::EntryParams && S.Policy.isTerminal() &&
-         canDefer(S.Policy) && F.use_empty() &&
-         S.InsertBefore->getParent() == &F.getEntryBlock() &&
-         all_of(S.Promises, [](const AlignmentPromise *A) {
-           return A->Kind == PromiseKind::ParamAttr;
-         });
-}
-
 CallInst *Emitter::materializeAttributePromises(const CheckSite &S,
                                                 ArrayRef<ScalarCheck> Checks) {
-  if (keepsParamAttributes(S))
+  if (S.KeepsParamAttributes)
     return nullptr;
   for (const AlignmentPromise *A : S.Promises)
     removePromiseAttribute(*A);
@@ -257,60 +238,19 @@ SiteInfo Emitter::siteInfo(const PlannedCheck &C, const std::string &Subject,
   return Site;
 }
 
-/// True when a table hook may report Checks under Policy: a terminal
-/// action that reports (not trap, not a rerun), 2 to MaxTableChecks
-/// checks, each by a constant power-of-two alignment of at most 64 bits,
-/// unguarded, at a constant offset. (PlaceEmitter::tableFailure tests the
-/// same of the values it is given; a table it turns down is reported
-/// through its elements, by the one-check hook.)
-static bool reportsByTable(const FailurePolicy &Policy,
-                           ArrayRef<ScalarCheck> Checks) {
-  if (!Policy.isTerminal() || Policy.Action == FailureAction::Trap ||
-      Policy.Rerun || Checks.size() < 2 || Checks.size() > MaxTableChecks)
-    return false;
-  return all_of(Checks, [](const ScalarCheck &C) {
-    // In 64 bits, as the check itself (PlaceEmitter::prepare).
-    auto *Alignment = dyn_cast<ConstantInt>(C.Check.Alignment);
-    auto *Offset = dyn_cast_or_null<ConstantInt>(C.Check.Offset);
-    return Alignment && Alignment->getBitWidth() <= 64 &&
-           Alignment->getValue().isPowerOf2() &&
-           Alignment->getValue().getActiveBits() <= 63 && !C.Check.Guard &&
-           (!C.Check.Offset || (Offset && Offset->getBitWidth() <= 64));
-  });
-}
-
 void Emitter::makeDescriptors(const CheckSite &S, Materialized &M,
                               ArrayRef<SiteInfo> Infos) {
   if (S.Policy.Action == FailureAction::Trap)
     return;
-  // A recover copy takes its original's descriptors one by one (Reuse).
-  if (!AsCopy && reportsByTable(S.Policy, M.Checks)) {
-    // The hook takes the pointers first (hookArguments): the function's
-    // own arguments in their order, so that each is passed on in the
-    // register it arrived in when they lead the parameter list (a kernel's
-    // buffers); the rest after them, as planned. Stable: the same module
-    // gives the same table.
-    auto ArgNo = [](const ScalarCheck &C) {
-      auto *A = dyn_cast<Argument>(C.Check.Pointer->stripPointerCasts());
-      return A ? A->getArgNo() : ~0u;
-    };
-    SmallVector<unsigned, MaxTableChecks> Order(M.Checks.size());
-    std::iota(Order.begin(), Order.end(), 0u);
-    std::stable_sort(Order.begin(), Order.end(), [&](unsigned L, unsigned R) {
-      return ArgNo(M.Checks[L]) < ArgNo(M.Checks[R]);
-    });
-    std::vector<ScalarCheck> Checks;
-    std::vector<SiteInfo> Ordered;
-    for (unsigned I : Order) {
-      Checks.push_back(M.Checks[I]);
-      Ordered.push_back(Infos[I]);
-    }
-    M.Checks = std::move(Checks);
+  if (S.ReportsByTable) {
+    assert(!AsCopy && "a recover copy takes its original's descriptors");
+    assert(M.Checks.size() >= 2 && M.Checks.size() <= MaxTableChecks &&
+           "the planner counted the scalar checks");
     // The k-th check names the table and its k-th element: a pointer to
     // the element is made only where a one-check hook takes it
     // (PlaceEmitter::descriptorOf); a marker's operands name the table for
     // each check (emitDeferredPlace).
-    GlobalVariable *Table = Sites.createTable(Ordered);
+    GlobalVariable *Table = Sites.createTable(Infos);
     for (size_t I = 0; I != M.Checks.size(); ++I) {
       M.Checks[I].Check.Site = Table;
       M.Checks[I].Check.Element = static_cast<unsigned>(I);
@@ -353,7 +293,7 @@ void Emitter::emitSite(const CheckSite &S, const Materialized &M) {
       countCheck(C.From->Kind);
       Checks.push_back(C.Check);
     }
-    if (Deferred && canDefer(S.Policy))
+    if (S.Deferred)
       emitDeferredPlace(Checks, S.Policy, M.SplitBefore);
     else
       emitPlaceChecks(Checks, S.Policy, M.SplitBefore,
@@ -385,19 +325,9 @@ void dropPromises(CallInst *Assume, ArrayRef<const AlignmentPromise *> Checked,
   for (unsigned I = 0, E = Assume->getNumOperandBundles(); I != E; ++I)
     if (!is_contained(DropBundles, I))
       Keep.emplace_back(Assume->getOperandBundleAt(I));
-  if (DropCondition)
-    Assume->setArgOperand(0, ConstantInt::getTrue(Assume->getContext()));
-  bool CondTrue =
-      PatternMatch::match(Assume->getArgOperand(0), PatternMatch::m_One());
-  if (Keep.empty() && CondTrue) {
-    Assume->eraseFromParent();
-    return;
-  }
-  if (Keep.size() != Assume->getNumOperandBundles()) {
-    CallInst *Replacement = compat::cloneCallWithBundles(Assume, Keep);
-    Replacement->copyMetadata(*Assume);
-    Assume->eraseFromParent();
-  }
+  replaceAssumeBundles(
+      *Assume, Keep,
+      DropCondition ? ConstantInt::getTrue(Assume->getContext()) : nullptr);
 }
 
 /// A load whose check was hoisted keeps its `!align` when the check is
@@ -441,7 +371,7 @@ void Emitter::finishPromises(const CheckSite &S, CallInst *Assume) {
       finishHoistedLoad(*C.Reload, S, Private);
   if (S.Promises.empty())
     return; // only hoisted loads
-  if (keepsParamAttributes(S))
+  if (S.KeepsParamAttributes)
     return; // the attributes stay until the expansion, which checks them
   if (S.Kind == SiteKind::Assume) {
     // Each assume's promises stay in (or, under recover, go from) it: one
@@ -470,7 +400,7 @@ void Emitter::finishAssume(const CheckSite &S, CallInst *Assume,
   bool Legacy = all_of(Promises, [](const AlignmentPromise *A) {
     return A->Kind == PromiseKind::AssumeICmp;
   });
-  bool AsWritten = Legacy && Deferred && canDefer(S.Policy);
+  bool AsWritten = Legacy && S.Deferred;
   if (!AsWritten && !(Assume = keepCheckedBundles(*Assume, Promises)))
     return; // it promised only what the checks' branches now say
   GuardNote Note;
@@ -500,8 +430,8 @@ void Emitter::run() {
 
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
                    UnalignedCopies &Copies, LazyScalarEvolution &SE,
-                   bool Deferred, Function *RecoverCopy, CopyEmission *AsCopy) {
-  Emitter(Plan, Sites, Copies, SE, Deferred, RecoverCopy, AsCopy).run();
+                   Function *RecoverCopy, CopyEmission *AsCopy) {
+  Emitter(Plan, Sites, Copies, SE, RecoverCopy, AsCopy).run();
 }
 
 } // namespace alignguard

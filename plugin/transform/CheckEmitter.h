@@ -44,14 +44,12 @@ struct CopyEmission {
 /// Emits Plan into its function. SE must be the function's, made (if at
 /// all) after the preparation step (it expands hoisted addresses). Fallback
 /// sites call the copy Copies made in that step, rerun sites RecoverCopy (made
-/// from the function after that step, before this call). Deferred: abort, trap
-/// and recover sites get a marker (DeferredPlaces.h) instead of their
-/// branch; rerun sites do not. AsCopy: Plan is a recover copy's (or of
-/// a callee clone of one).
+/// from the function after that step, before this call). Deferred sites
+/// (CheckSite::Deferred) get a marker (DeferredPlaces.h) instead of their
+/// branch. AsCopy: Plan is a recover copy's (or of a callee clone of one).
 void emitCheckPlan(const CheckPlan &Plan, SiteDescriptors &Sites,
                    UnalignedCopies &Copies, LazyScalarEvolution &SE,
-                   bool Deferred, llvm::Function *RecoverCopy,
-                   CopyEmission *AsCopy = nullptr);
+                   llvm::Function *RecoverCopy, CopyEmission *AsCopy = nullptr);
 
 } // namespace alignguard
 

@@ -48,7 +48,7 @@ bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
       Action->getZExtValue() > static_cast<uint64_t>(FailureAction::Fallback))
     return false;
   Policy.Action = static_cast<FailureAction>(Action->getZExtValue());
-  if (!canDefer(Policy))
+  if (!Policy.canDefer())
     return false;
   if (auto Funclet = Marker.getOperandBundle(LLVMContext::OB_funclet))
     Policy.Funclet = dyn_cast<Instruction>(Funclet->Inputs.front());
@@ -104,15 +104,9 @@ void dropParamAlignment(Function &F, const PlaceCheck &C) {
 
 } // namespace
 
-bool canDefer(const FailurePolicy &Policy) {
-  return Policy.Action == FailureAction::Abort ||
-         Policy.Action == FailureAction::Trap ||
-         (Policy.Action == FailureAction::Recover && !Policy.Rerun);
-}
-
 void emitDeferredPlace(ArrayRef<PlaceCheck> Checks, const FailurePolicy &Policy,
                        Instruction *At) {
-  assert(canDefer(Policy) && "return=N and fallback are emitted at once");
+  assert(Policy.canDefer() && "return=N and fallback are emitted at once");
   Module &M = *At->getModule();
   IRBuilder<> B(At);
   std::vector<Value *> Args;

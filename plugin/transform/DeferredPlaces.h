@@ -51,10 +51,6 @@
 
 namespace alignguard {
 
-/// True for the actions a deferred run defers (abort, trap, recover but
-/// not its rerun).
-bool canDefer(const FailurePolicy &Policy);
-
 /// Puts the marker of Checks under Policy before At.
 void emitDeferredPlace(llvm::ArrayRef<PlaceCheck> Checks,
                        const FailurePolicy &Policy, llvm::Instruction *At);

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "KeptPromises.h"
 
+#include "AssumeBundles.h"
+
 #include "Compat.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -111,17 +113,9 @@ CallInst *keepCheckedBundles(CallInst &Assume,
   }
   if (!Changed)
     return &Assume;
-  bool CondTrue = !ConditionKept || PatternMatch::match(Assume.getArgOperand(0),
-                                                        PatternMatch::m_One());
-  CallInst *Kept = nullptr;
-  if (!Keep.empty() || !CondTrue) {
-    Kept = compat::cloneCallWithBundles(&Assume, Keep);
-    Kept->copyMetadata(Assume);
-    if (!ConditionKept)
-      Kept->setArgOperand(0, ConstantInt::getTrue(Assume.getContext()));
-  }
-  Assume.eraseFromParent();
-  return Kept;
+  return replaceAssumeBundles(
+      Assume, Keep,
+      ConditionKept ? nullptr : ConstantInt::getTrue(Assume.getContext()));
 }
 
 } // namespace alignguard

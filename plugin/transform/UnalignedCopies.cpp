@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "UnalignedCopies.h"
 
+#include "AssumeBundles.h"
+
 #include "Compat.h"
 #include "EntryPoints.h"
 #include "IRShapes.h"
@@ -105,18 +107,15 @@ void UnalignedCopies::stripPromises(Function &Copy) {
   for (Instruction &I : instructions(Copy)) {
     if (auto *Assume = dyn_cast<AssumeInst>(&I)) {
       AlignmentTest Test;
-      if (matchAlignmentTest(Assume->getArgOperand(0), Test) && Test.Pointer)
-        Assume->setArgOperand(0, ConstantInt::getTrue(Ctx));
+      bool Legacy =
+          matchAlignmentTest(Assume->getArgOperand(0), Test) && Test.Pointer;
       SmallVector<OperandBundleDef, 2> Keep;
       for (unsigned Idx = 0, E = Assume->getNumOperandBundles(); Idx != E;
            ++Idx)
         if (Assume->getOperandBundleAt(Idx).getTagName() != AlignBundleTag)
           Keep.emplace_back(Assume->getOperandBundleAt(Idx));
-      if (Keep.size() != Assume->getNumOperandBundles()) {
-        if (!Keep.empty())
-          compat::cloneCallWithBundles(Assume, Keep);
-        Dead.push_back(Assume);
-      }
+      replaceAssumeBundles(*Assume, Keep,
+                           Legacy ? ConstantInt::getTrue(Ctx) : nullptr, &Dead);
       continue;
     }
     if (auto *LI = dyn_cast<LoadInst>(&I))

@@ -423,15 +423,17 @@ INSTANTIATE_TEST_SUITE_P(
                     "invalid align-guard-audit pass parameter 'xml': "
                     "expected table, json, output=FILE, all, "
                     "type, system, system-prefix=DIR, fail-on-unchecked, "
-                    "plan, entry=GLOB, exclude=GLOB or "
-                    "ignorelist=FILE"},
+                    "plan, abort, trap, recover, return=N, fallback, "
+                    "accesses, type-alignment, loads, no-rerun, "
+                    "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         // SARIF is the alignguard driver's, written from the JSON.
         InvalidCase{"sarif",
                     "invalid align-guard-audit pass parameter 'sarif': "
                     "expected table, json, output=FILE, all, "
                     "type, system, system-prefix=DIR, fail-on-unchecked, "
-                    "plan, entry=GLOB, exclude=GLOB or "
-                    "ignorelist=FILE"},
+                    "plan, abort, trap, recover, return=N, fallback, "
+                    "accesses, type-alignment, loads, no-rerun, "
+                    "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
         InvalidCase{"json;system-prefix=",
                     "invalid align-guard-audit pass parameter "
                     "'system-prefix=': expected system-prefix=DIR"},
@@ -505,8 +507,46 @@ TEST(AlignGuardAccessesOnly, ParsesPrintsAndIsNotTheAudits) {
   EXPECT_EQ(llvm::toString(Audit.takeError()),
             "invalid align-guard-audit pass parameter 'accesses-only': "
             "expected table, json, output=FILE, all, type, system, "
-            "system-prefix=DIR, fail-on-unchecked, plan, entry=GLOB, "
-            "exclude=GLOB or ignorelist=FILE");
+            "system-prefix=DIR, fail-on-unchecked, plan, abort, trap, "
+            "recover, return=N, fallback, accesses, type-alignment, loads, "
+            "no-rerun, entry=GLOB, exclude=GLOB or ignorelist=FILE");
+}
+
+/// Every word an error lists (the list is made from the parser's own
+/// tables) parses, with a value where it takes one.
+template <typename ParseT>
+void expectListedWordsParse(ParseT Parse, llvm::StringRef Bogus) {
+  auto Error = Parse(Bogus);
+  ASSERT_FALSE(static_cast<bool>(Error));
+  std::string Text = llvm::toString(Error.takeError());
+  llvm::StringRef List = llvm::StringRef(Text).split(": expected ").second;
+  ASSERT_FALSE(List.empty()) << Text;
+  llvm::SmallVector<llvm::StringRef, 32> Words;
+  List.split(Words, ", ");
+  auto [Rest, Last] = Words.pop_back_val().split(" or ");
+  Words.push_back(Rest);
+  Words.push_back(Last);
+  EXPECT_GE(Words.size(), 10u) << Text;
+  for (llvm::StringRef Word : Words) {
+    std::string Param = Word.str();
+    for (auto [Placeholder, Value] :
+         {std::pair<const char *, const char *>{"=N", "=1"},
+          {"=GLOB", "=k*"},
+          {"=FILE", "=f.txt"},
+          {"=DIR", "=/usr"}})
+      if (llvm::StringRef(Param).size() > strlen(Placeholder) &&
+          Param.compare(Param.size() - strlen(Placeholder), std::string::npos,
+                        Placeholder) == 0)
+        Param = Param.substr(0, Param.size() - strlen(Placeholder)) + Value;
+    auto Parsed = Parse(Param);
+    EXPECT_TRUE(static_cast<bool>(Parsed))
+        << Word.str() << ": " << llvm::toString(Parsed.takeError());
+  }
+}
+
+TEST(OptionsTest, EveryListedWordParses) {
+  expectListedWordsParse(parseAlignGuardOptions, "bogus");
+  expectListedWordsParse(parseAuditOptions, "bogus");
 }
 
 } // namespace

@@ -34,8 +34,8 @@
  * Such a table is packed (version 3, alignguard_packed_site): no pointers,
  * so that it is one block of bytes for the compiler to carry. The
  * descriptor layouts below are part of the ABI: the pass builds the same
- * bytes in IR (plugin/transform/RuntimeABI.h), and the version changes whenever a
- * layout does. DLPack helpers for host runtimes are in
+ * bytes in IR (plugin/transform/RuntimeABI.h), and the version changes
+ * whenever a layout does. DLPack helpers for host runtimes are in
  * <alignguard/dlpack.h>.
  *===----------------------------------------------------------------------===*/
 #ifndef ALIGNGUARD_ALIGNGUARD_H
