@@ -111,13 +111,16 @@ Instruction *realFrom(Instruction *I) {
 Instruction *nextReal(Instruction *I) { return realFrom(I->getNextNode()); }
 
 /// Puts each `or` of a check's addresses in F back in the order the
-/// emitter wrote (CheckEmitter.cpp, anyFails): the new address first, the
-/// running value second, which x86's selector ORs into the running value's
-/// register. InstCombine puts the more complex operand first, so a check
-/// emitted at once (fallback, recover's rerun) reaches the code generator
-/// as `or (or a, b), c`, and c is copied before each `or` when it stays
-/// live (gemm: `mov; or; mov; or; test` for `mov; or; or; test`).
-/// Swapping a commutative instruction's operands changes nothing else.
+/// emitter wrote (PlaceChecks.cpp, anyFails): the new address first, the
+/// running value second. InstCombine puts the more complex operand first,
+/// so a check emitted at once (fallback, recover's rerun) reaches the code
+/// generator as `or (or a, b), c`, and x86 then copies c when it stays
+/// live: one instruction per place over the limit. No form InstCombine
+/// keeps avoids it (with three addresses one `or` has an address beside an
+/// `or`, which it puts first; `llvm.vector.reduce.or` goes through vector
+/// registers), and this pass runs after the optimiser, just before code
+/// generation. Swapping a commutative instruction's operands changes
+/// nothing else.
 bool orderCheckOrs(Function &F) {
   auto IsOr = [](const Value *V) {
     auto *BO = dyn_cast<BinaryOperator>(V);
