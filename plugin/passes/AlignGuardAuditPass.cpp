@@ -112,12 +112,9 @@ private:
   AuditFinding describe(const AlignmentPromise &A, const Verdict &V);
   /// What align-guard with the plan's options does with each of Promises,
   /// F's promises collected with Scope (Opts.Plan).
-  std::vector<PlannedAction> plan(Function &F,
-                                  ArrayRef<AlignmentPromise> Promises,
-                                  const CollectScope &Scope);
-  /// What Plan does with A.
-  static PlannedAction describePlan(const CheckPlan &Plan,
-                                    const AlignmentPromise &A);
+  std::vector<PromisePlan> plan(Function &F,
+                                ArrayRef<AlignmentPromise> Promises,
+                                const CollectScope &Scope);
   void remark(const AlignmentPromise &A, const AuditFinding &F);
 
   Module &M;
@@ -319,14 +316,14 @@ AuditFinding Auditor::describe(const AlignmentPromise &A, const Verdict &V) {
   return Out;
 }
 
-std::vector<PlannedAction> Auditor::plan(Function &F,
-                                         ArrayRef<AlignmentPromise> Promises,
-                                         const CollectScope &Scope) {
+std::vector<PromisePlan> Auditor::plan(Function &F,
+                                       ArrayRef<AlignmentPromise> Promises,
+                                       const CollectScope &Scope) {
   if (isOptedOut(F))
-    return std::vector<PlannedAction>(
+    return std::vector<PromisePlan>(
         Promises.size(),
-        PlannedAction{false, std::nullopt, "", "",
-                      "the function opts out with \"no-align-guard\""});
+        PromisePlan{false, std::nullopt, "", "",
+                    "the function opts out with \"no-align-guard\""});
   bool IsEntry = Entries.isEntry(F);
   PlanRequest Request =
       planRequest(Opts.Guard, moduleAction(M, Opts.Guard.Action), IsEntry);
@@ -339,16 +336,16 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
     CheckPlan Plan = planChecks(
         G, Of, Request,
         {FAM.getResult<DominatorTreeAnalysis>(G), LoopsOfG, EvolutionOfG});
-    std::vector<PlannedAction> Out;
+    std::vector<PromisePlan> Out;
     for (const AlignmentPromise &A : Of)
-      Out.push_back(describePlan(Plan, A));
+      Out.push_back(Plan.planOf(&A));
     return Out;
   };
   // Without accesses, loads or an assume in a loop align-guard plans on F
   // as it is; with them, on F with loop preheaders, disjoint ors and
   // promoted allocas (CheckPreparation.h): plan on such a copy. Its
   // promises are F's, in F's order (preparation adds none).
-  std::vector<PlannedAction> Out;
+  std::vector<PromisePlan> Out;
   LazyLoopInfo Loops = lazily<LoopAnalysis>(FAM, F);
   if (Opts.Guard.Accesses || Opts.Guard.Loads ||
       hasAssumeInLoop(Promises, Loops))
@@ -365,27 +362,6 @@ std::vector<PlannedAction> Auditor::plan(Function &F,
   if (Out.empty())
     Out = PlanOn(F, Promises);
   return Out;
-}
-
-PlannedAction Auditor::describePlan(const CheckPlan &Plan,
-                                    const AlignmentPromise &A) {
-  PlannedAction P;
-  const LeftOutPromise *Left = nullptr;
-  int Site = Plan.siteOf(&A, &Left);
-  if (Left && Left->Reason != LeftOutReason::Covered) {
-    P.Reason = Left->Why;
-  } else if (Site >= 0) {
-    const CheckSite &S = Plan.Sites[Site];
-    P.Check = !Left;
-    P.Site = Site;
-    P.Action = failureActionName(S.Policy.Action).str();
-    P.Placement = checkPlacementName(S.Placement).str();
-    P.Reason = Left ? Left->Why : S.Policy.Downgrade;
-    P.Deferred = S.Deferred;
-    if (S.Policy.Action != FailureAction::Trap)
-      P.Report = S.ReportsByTable ? "table" : "each";
-  }
-  return P;
 }
 
 void Auditor::remark(const AlignmentPromise &A, const AuditFinding &F) {
@@ -430,7 +406,7 @@ std::vector<AuditFinding> Auditor::findings(const CollectScope &Scope,
       llvm::erase_if(Promises, [&](const AlignmentPromise &A) {
         return A.Kind != *Only.Kind;
       });
-    std::vector<PlannedAction> Planned;
+    std::vector<PromisePlan> Planned;
     if (Opts.Plan && !Promises.empty())
       Planned = plan(F, Promises, Scope);
     std::optional<Suppression> Suppressing = Suppressed.of(F);
@@ -521,7 +497,7 @@ void addInlinedAccesses(Module &M, const AuditOptions &Opts,
     // are inlined, with `accesses` (InlinedAccessesPass.h): the copy, made
     // with the audit's options, did (guarded) or did not (unchecked).
     if (F.Planned)
-      F.Planned = PlannedAction{false, std::nullopt, "", "", InlinedWhy};
+      F.Planned = PromisePlan{false, std::nullopt, "", "", InlinedWhy};
     Findings.push_back(std::move(F));
   }
 }

@@ -79,9 +79,22 @@ FailureAction decideModuleAction(Module &M, FailureAction Requested) {
 
 } // namespace
 
+/// The promise's plan (CheckPlan::planOf), the fields of the audit's `plan`
+/// object, as a remark's extra arguments: in the remark file, not in the
+/// message (tests/tools/agreement.py compares the two).
+template <typename RemarkT>
+RemarkT withPlan(RemarkT R, const CheckPlan &Plan, const AlignmentPromise &A) {
+  PromisePlan P = Plan.planOf(&A);
+  R << ore::setExtraArgs() << ore::NV("Check", P.Check)
+    << ore::NV("Site", P.Site ? *P.Site : -1) << ore::NV("Action", P.Action)
+    << ore::NV("Placement", P.Placement) << ore::NV("Reason", P.Reason)
+    << ore::NV("Deferred", P.Deferred) << ore::NV("Report", P.Report);
+  return R;
+}
+
 /// Tells the user what the plan leaves out and where it could not use the
 /// requested action: warnings for what needs attention, remarks for the
-/// rest (-pass-remarks=align-guard).
+/// rest (-pass-remarks=align-guard), each with the promise's plan.
 void reportPlan(const CheckPlan &Plan, OptimizationRemarkEmitter &ORE,
                 FailureAction Requested) {
   Function &F = *Plan.F;
@@ -104,11 +117,13 @@ void reportPlan(const CheckPlan &Plan, OptimizationRemarkEmitter &ORE,
     NumAlreadyChecked += L.Reason == LeftOutReason::Checked ||
                          L.Reason == LeftOutReason::Guarded;
     ORE.emit([&] {
-      return OptimizationRemarkAnalysis(
-                 DEBUG_TYPE, "NoCheck", DiagnosticLocation(promiseDebugLoc(A)),
-                 A.Inst ? A.Inst->getParent() : &F.getEntryBlock())
-             << promiseKindName(A.Kind) << " on " << D.Subject
-             << " gets no check: " << L.Why;
+      return withPlan(OptimizationRemarkAnalysis(
+                          DEBUG_TYPE, "NoCheck",
+                          DiagnosticLocation(promiseDebugLoc(A)),
+                          A.Inst ? A.Inst->getParent() : &F.getEntryBlock())
+                          << promiseKindName(A.Kind) << " on " << D.Subject
+                          << " gets no check: " << L.Why,
+                      Plan, A);
     });
   }
   for (size_t I = 0; I != Plan.Sites.size(); ++I) {
@@ -139,11 +154,14 @@ void reportPlan(const CheckPlan &Plan, OptimizationRemarkEmitter &ORE,
     }
     for (const AlignmentPromise *A : Checked)
       ORE.emit([&] {
-        return OptimizationRemark(DEBUG_TYPE, "Checked", S.InsertBefore)
-               << promiseKindName(A->Kind) << " on " << Plan.describe(A).Subject
-               << " checked at site " << std::to_string(I) << " ("
-               << failureActionName(S.Policy.Action) << ", "
-               << checkPlacementName(S.Placement) << ")";
+        return withPlan(
+            OptimizationRemark(DEBUG_TYPE, "Checked", S.InsertBefore)
+                << promiseKindName(A->Kind) << " on "
+                << Plan.describe(A).Subject << " checked at site "
+                << std::to_string(I) << " ("
+                << failureActionName(S.Policy.Action) << ", "
+                << checkPlacementName(S.Placement) << ")",
+            Plan, *A);
       });
   }
 }

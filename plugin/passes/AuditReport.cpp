@@ -178,7 +178,7 @@ static std::string identity(const AuditFinding &F) {
   raw_string_ostream OS(Id);
   OS << F.Fingerprint << '\0' << auditStatusName(F.Status) << '\0' << F.Reason
      << '\0' << F.Placement << '\0' << F.SuppressionKind;
-  if (const std::optional<PlannedAction> &P = F.Planned)
+  if (const std::optional<PromisePlan> &P = F.Planned)
     OS << '\0' << P->Check << '\0' << (P->Site ? *P->Site : -1) << '\0'
        << P->Action << '\0' << P->Placement << '\0' << P->Reason << '\0'
        << P->Deferred << '\0' << P->Report;
@@ -378,7 +378,7 @@ void writeAuditJSON(raw_ostream &OS, const AuditReport &R) {
           J.attribute("suppression", orNull(F.SuppressionKind));
           if (F.Planned)
             J.attributeObject("plan", [&] {
-              const PlannedAction &P = *F.Planned;
+              const PromisePlan &P = *F.Planned;
               J.attribute("check", P.Check);
               J.attribute("site", optional(P.Site));
               J.attribute("action", orNull(P.Action));

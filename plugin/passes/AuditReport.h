@@ -23,6 +23,7 @@
 #ifndef ALIGNGUARD_AUDITREPORT_H
 #define ALIGNGUARD_AUDITREPORT_H
 
+#include "CheckPlan.h"
 #include "Options.h"
 #include "PromiseDescription.h"
 
@@ -66,21 +67,6 @@ inline bool isVerified(AuditStatus S) {
 /// the driver reads the same from the rule levels of the JSON's `rules`.
 bool needsAttention(AuditStatus S);
 
-/// What align-guard would do with a promise (`align-guard-audit<plan>`).
-
-struct PlannedAction {
-  bool Check = false;      ///< it gets a check of its own
-  std::optional<int> Site; ///< the site that checks or covers it
-  std::string Action;      ///< that site's failure action
-  std::string Placement;   ///< that site's placement
-  std::string Reason;      ///< why no check, or why the action changed
-  /// How that site is emitted (CheckSite): deferred to the end of the
-  /// pipeline, and reported by one table (`table`) or by each check's own
-  /// descriptor (`each`; empty under trap, which names nothing).
-  bool Deferred = false;
-  std::string Report;
-};
-
 /// A SARIF reportingDescriptor (tool.driver.rules[]), also the JSON's
 /// `rules`.
 struct AuditRule {
@@ -106,7 +92,7 @@ struct AuditFinding {
   /// the loop), `in-loop`, or `in-place` (no loop around it); empty: null.
   std::string Placement;
   /// With `plan`: what align-guard would do.
-  std::optional<PlannedAction> Planned;
+  std::optional<PromisePlan> Planned;
   /// Suppressed: where the opt-out is written, SARIF's suppression kind
   /// (`external`: the ignorelist, `inSource`: the annotation); Reason
   /// holds the rule.

@@ -36,6 +36,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -164,6 +165,22 @@ struct LeftOutPromise {
   int CoveringSite = -1;
 };
 
+/// What a plan does with one promise, as the audit's `plan` object shows it
+/// and align-guard's remarks carry it (their YAML arguments), so that the
+/// two can be compared field by field.
+struct PromisePlan {
+  bool Check = false;      ///< it gets a check of its own
+  std::optional<int> Site; ///< the site that checks or covers it
+  std::string Action;      ///< that site's failure action
+  std::string Placement;   ///< that site's placement
+  std::string Reason;      ///< why no check, or why the action changed
+  /// How that site is emitted (CheckSite): deferred to the end of the
+  /// pipeline, and reported by one table (`table`) or by each check's own
+  /// descriptor (`each`; empty under trap, which names nothing).
+  bool Deferred = false;
+  std::string Report;
+};
+
 struct CheckPlan {
   llvm::Function *F = nullptr;
   std::vector<CheckSite> Sites;
@@ -177,6 +194,8 @@ struct CheckPlan {
   /// left-out record when it has one.
   int siteOf(const AlignmentPromise *A,
              const LeftOutPromise **Left = nullptr) const;
+  /// What the plan does with A, one of its promises.
+  PromisePlan planOf(const AlignmentPromise *A) const;
   const PromiseDescription &describe(const AlignmentPromise *A) const {
     return Descriptions.find(A)->second;
   }

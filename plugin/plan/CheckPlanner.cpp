@@ -781,6 +781,26 @@ int CheckPlan::siteOf(const AlignmentPromise *A,
   return -1;
 }
 
+PromisePlan CheckPlan::planOf(const AlignmentPromise *A) const {
+  PromisePlan P;
+  const LeftOutPromise *Left = nullptr;
+  int Site = siteOf(A, &Left);
+  if (Left && Left->Reason != LeftOutReason::Covered) {
+    P.Reason = Left->Why;
+  } else if (Site >= 0) {
+    const CheckSite &S = Sites[Site];
+    P.Check = !Left;
+    P.Site = Site;
+    P.Action = failureActionName(S.Policy.Action).str();
+    P.Placement = checkPlacementName(S.Placement).str();
+    P.Reason = Left ? Left->Why : S.Policy.Downgrade;
+    P.Deferred = S.Deferred;
+    if (S.Policy.Action != FailureAction::Trap)
+      P.Report = S.ReportsByTable ? "table" : "each";
+  }
+  return P;
+}
+
 void CheckPlan::print(raw_ostream &OS) const {
   OS << "align-guard plan for '" << F->getName() << "':\n";
   for (size_t I = 0; I != Sites.size(); ++I) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Check that the audit's plan predicts what align-guard does.
+"""Check that the plan the audit prints is the plan align-guard carries out.
 
   agreement.py --opt OPT --plugin ALIGNGUARD.so [--cxxfilt LLVM-CXXFILT]
                [--requires llvm>=N:GLOB ...] [--jobs N] FILE-OR-GLOB...
@@ -9,45 +9,45 @@
 For every IR file, every failure action (abort, trap, recover, return=-1,
 fallback), for a file with over-aligned accesses every action with
 `;accesses` as well, and for a file with type alignments (the audit's
-`type` status) abort and recover with `;type-alignment`, this runs the audit
-and the guard on the same input:
+`type` status) or loaded pointers' `!align`, abort and recover with
+`;type-alignment` or `;loads`, this runs the audit and the guard on the
+same input:
 
   opt -passes='align-guard-audit<json;all;system;plan;ACTION[;accesses]>' IN.ll
   opt -passes='align-guard<ACTION[;accesses]>,verify' -S IN.ll -o OUT.ll \\
       -pass-remarks-output=R.yaml
 
-and checks that the audit (its statuses and its `plan` object, computed
-before any instrumentation) predicts the guard's remarks, warnings and IR:
+Both sides print one plan per promise, made by one function
+(CheckPlan::planOf): the audit as each finding's `plan` object, computed
+before any instrumentation; the guard as the named arguments of its
+`Checked` or `NoCheck` remark, from the plan it carries out. The check:
 
- 1. A finding the audit calls `checked`, `guarded` or `type` gets no check of its
-    own (no `Checked` remark), and its plan says so.
- 2. An `unsupported` finding of a promise align-guard looks at gets the
-    guard's warning `KIND on SUBJECT left unchecked: REASON`, REASON being
-    the audit's reason; and every such warning is an unsupported finding.
- 3. `Checked` remarks and findings with plan.check true are the same
-    multiset of (function, kind, subject, site, action, placement); a
-    finding with plan.check false has none. Every `NoCheck` remark is a
-    finding with plan.check false and the same reason, and every finding
-    of a promise the guard looks at that gets no check has one. A finding
-    covered by another site (check false, site N) names a site that has a
-    check. A requested action that cannot be used at a site (plan.reason
-    on a checked finding) is the guard's downgrade warning.
- 4. Per function, the number of distinct sites in the `Checked` remarks is
-    the number of `alignguard.fail*` blocks the guard added to it, and to
-    its recover copy (`<name>.alignguard.recover`, which has no remarks).
- 5. Both opt runs exit 0; the guarded IR passes `verify`.
+ 1. Plans. Per function, kind and subject, every plan the guard carried out
+    is one the audit printed, field for field (check, site, action,
+    placement, reason, deferred, report); every plan the audit printed and
+    the guard did not carry out is of a promise align-guard with these
+    options does not look at (the planner's not-in-scope reasons, an access
+    without `accesses`, a loaded `!align` without `loads`, an assume an
+    earlier run guarded). A `Checked` remark has a plan with a check, a
+    `NoCheck` remark one without, and the remark's text names its plan's
+    site or reason.
+ 2. The audit's statuses against its plans: a `checked`, `guarded`, `type`
+    or `suppressed` finding gets no check; `type` exactly when the plan
+    calls it a type alignment; an `unsupported` one no site; a finding
+    covered by another site names a site whose plan has a check.
+ 3. Warnings: each unsupported finding the guard carried out a plan for
+    gets the guard's warning `KIND on SUBJECT left unchecked: REASON` with
+    the audit's reason, and no other such warning is printed; a checked
+    finding whose plan has a reason (its action downgraded) is the guard's
+    warning that the requested action cannot be used there.
+ 4. Both opt runs exit 0; the guarded IR passes `verify`.
 
-Which promises align-guard looks at: not return promises, not guarded
-assumes, not opted-out functions, `align` parameters and (with `accesses`)
-accesses only in entry points. Whether a function is an entry point comes
-from the audit's plan of its other promises where it has one ("not an
-entry point: ..."), else from the IR by the default rule (externally
-visible definitions, when the module marks no entry point); when neither
-answers (a module with entry markers and no other evidence) the guard may
-or may not report the promise, but what it says must still match.
+That the guard's IR is what its plan says (a site's checks, its table or
+descriptors, deferral) is the emitter's part, tested on its own
+(tests/lit/audit/plan-emission.ll and the pass tests).
 
-Function names: remarks, warnings and IR use the IR (mangled) name, the
-audit the demangled one; names are demangled with llvm-cxxfilt of the LLVM
+Function names: remarks and warnings use the IR (mangled) name, the audit
+the demangled one; names are demangled with llvm-cxxfilt of the LLVM
 under test (default: next to --opt).
 
 Prints one line per file and action, then `agreement: N files, M runs, all
@@ -107,15 +107,6 @@ SUPPRESSED_BY = "suppressed by "
 # Statuses whose promise gets no check of its own.
 NO_CHECK_STATUSES = ("checked", "guarded", "type", "suppressed")
 
-NAME = r'(?:"(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)'
-DEFINE = re.compile(r'^define\b([^@]*)@(' + NAME + r')\(')
-FAIL_LABEL = re.compile(r'^alignguard\.fail[0-9]*:')
-LINKAGES = {"private", "internal", "available_externally", "linkonce", "weak",
-            "common", "appending", "extern_weak", "linkonce_odr", "weak_odr",
-            "external"}
-ENTRY_MARKERS = re.compile(r'\b(ptx_kernel|amdgpu_kernel|spir_kernel)\b|'
-                           r'"alignguard-entry"|alignguard_entry|'
-                           r'!nvvm\.annotations')
 # (A function's name may hold a newline: the name may span lines.)
 WARN_UNSUPPORTED = re.compile(
     r"warning: align-guard: .*?in function '(?P<fn>[^']*)': "
@@ -177,12 +168,13 @@ def yaml_scalar(text):
 
 
 def parse_remarks(text):
-    """[(type, pass, name, function, message)] from remark YAML."""
+    """[(type, pass, name, function, message, args)] from remark YAML: the
+    message is the `String` arguments joined, args the named ones."""
     remarks = []
     doc = None
     for line in text.splitlines():
         if line.startswith("--- !"):
-            doc = {"type": line[5:].strip(), "args": []}
+            doc = {"type": line[5:].strip(), "args": [], "named": {}}
             remarks.append(doc)
             continue
         if doc is None or line.startswith("..."):
@@ -191,90 +183,67 @@ def parse_remarks(text):
         if m:
             doc[m.group(1)] = yaml_scalar(m.group(2))
             continue
-        # An argument: `- Key: value` (String, or a named value such as
-        # Callee); its DebugLoc is on the lines below, with no dash.
-        m = re.match(r"^\s+-\s+[A-Za-z0-9_]+:\s*(.*)$", line)
-        if m:
-            doc["args"].append(yaml_scalar(m.group(1)))
+        # An argument: `- Key: value`; its DebugLoc is on the lines below,
+        # with no dash.
+        m = re.match(r"^\s+-\s+([A-Za-z0-9_]+):\s*(.*)$", line)
+        if m and m.group(1) == "String":
+            doc["args"].append(yaml_scalar(m.group(2)))
+        elif m:
+            doc["named"][m.group(1)] = yaml_scalar(m.group(2))
     return [(d["type"], d.get("Pass"), d.get("Name"), d.get("Function"),
-             "".join(d["args"])) for d in remarks]
+             "".join(d["args"]), d["named"]) for d in remarks]
 
 
-def ir_name(token):
-    if token.startswith('"'):
-        return re.sub(r"\\(\\|[0-9A-Fa-f]{2})",
-                      lambda m: "\\" if m.group(1) == "\\"
-                      else chr(int(m.group(1), 16)), token[1:-1])
-    return token
+PLAN_FIELDS = ("check", "site", "action", "placement", "reason", "deferred",
+               "report")
 
 
-RECOVER_SUFFIX = ".alignguard.recover"
-
-
-def scan_ir(text):
-    """Per defined function (IR name): fail blocks and whether it is
-    externally visible (external or weak linkage); and whether the module
-    marks entry points."""
-    fails, visible = {}, {}
-    current = None
-    for line in text.splitlines():
-        m = DEFINE.match(line)
-        if m:
-            current = ir_name(m.group(2))
-            words = set(m.group(1).split())
-            linkage = words & LINKAGES
-            visible[current] = not linkage or linkage <= {"external", "weak"}
-            fails.setdefault(current, 0)
-            continue
-        if line.startswith("}"):
-            current = None
-        elif current is not None and FAIL_LABEL.match(line):
-            fails[current] += 1
-    return fails, visible, bool(ENTRY_MARKERS.search(text))
+def remark_plan(named, where):
+    """The plan a guard remark carries (its named arguments), in the audit's
+    JSON form: null for an empty text and for site -1."""
+    keys = [k.capitalize() for k in PLAN_FIELDS]
+    if sorted(named) != sorted(keys):
+        raise ToolFailure("%s: expected the plan's arguments %s, got %s"
+                          % (where, keys, sorted(named)))
+    bools = {"true": True, "false": False}
+    plan = {k: named[k.capitalize()] or None for k in PLAN_FIELDS}
+    try:
+        plan["check"] = bools[named["Check"]]
+        plan["deferred"] = bools[named["Deferred"]]
+        plan["site"] = int(named["Site"])
+    except (KeyError, ValueError):
+        raise ToolFailure("%s: unreadable plan arguments %r" % (where, named))
+    if plan["site"] < 0:
+        plan["site"] = None
+    return plan
 
 
 def parse_guard(remark_text, stderr, demangle):
-    """The guard's word: Checked/NoCheck remarks, unsupported and downgrade
-    warnings, each with the demangled and the IR function name."""
-    checked, nocheck, warned, downgraded = [], [], [], []
-    for rtype, rpass, name, fn, msg in parse_remarks(remark_text):
+    """The guard's word: one plan per promise (its Checked and NoCheck
+    remarks), the unsupported and downgrade warnings."""
+    plans, warned, downgraded = [], [], []
+    for rtype, rpass, name, fn, msg, named in parse_remarks(remark_text):
         if rpass != "align-guard":
             continue
-        if name == "Checked":
-            m = CHECKED_TEXT.match(msg)
-            if rtype != "Passed" or not m or fn is None:
-                raise ToolFailure("unexpected Checked remark: !%s %r in %r"
-                                  % (rtype, msg, fn))
-            checked.append({"ir": fn, "function": demangle[fn],
-                            "kind": m.group("kind"),
-                            "subject": m.group("subject"),
-                            "site": int(m.group("site")),
-                            "action": m.group("action"),
-                            "placement": m.group("placement")})
-        elif name == "NoCheck":
-            m = NOCHECK_TEXT.match(msg)
-            if rtype != "Analysis" or not m or fn is None:
-                raise ToolFailure("unexpected NoCheck remark: !%s %r in %r"
-                                  % (rtype, msg, fn))
-            nocheck.append({"ir": fn, "function": demangle[fn],
-                            "kind": m.group("kind"),
-                            "subject": m.group("subject"),
-                            "why": m.group("why")})
-        else:
-            raise ToolFailure("unexpected align-guard remark %r: %r"
-                              % (name, msg))
+        text = {"Checked": CHECKED_TEXT, "NoCheck": NOCHECK_TEXT}.get(name)
+        want = {"Checked": "Passed", "NoCheck": "Analysis"}.get(name)
+        m = text.match(msg) if text else None
+        if rtype != want or not m or fn is None:
+            raise ToolFailure("unexpected align-guard remark: !%s %s %r in "
+                              "%r" % (rtype, name, msg, fn))
+        plan = remark_plan(named, "%s remark %r" % (name, msg))
+        plans.append({"ir": fn, "function": demangle[fn], "remark": name,
+                      "kind": m.group("kind"), "subject": m.group("subject"),
+                      "text": m.groupdict(), "plan": plan})
     for m in WARN_UNSUPPORTED.finditer(stderr):
-        warned.append({"ir": m.group("fn"),
-                       "function": demangle[m.group("fn")],
+        warned.append({"function": demangle[m.group("fn")],
                        "kind": m.group("kind"),
                        "subject": m.group("subject"),
                        "why": m.group("why")})
     for m in WARN_DOWNGRADE.finditer(stderr):
-        downgraded.append({"ir": m.group("fn"),
-                           "function": demangle[m.group("fn")],
+        downgraded.append({"function": demangle[m.group("fn")],
                            "why": m.group("why")})
-    return {"checked": checked, "nocheck": nocheck, "warned": warned,
-            "downgraded": downgraded}
+    return {"plans": plans, "warned": warned, "downgraded": downgraded}
 
 
 # --- the comparison ------------------------------------------------------
@@ -288,13 +257,15 @@ def show(f):
                                           f["function"])
 
 
+def show_plan(p):
+    return "{%s}" % ", ".join("%s %s" % (k, json.dumps(p[k]))
+                             for k in PLAN_FIELDS)
+
+
 def show_finding(f):
-    p = f["plan"]
-    return ("status %s%s; plan: check %s, site %s, action %s, placement %s, "
-            "reason %r" % (f["status"],
-                           " (%s)" % f["reason"] if f["reason"] else "",
-                           str(p["check"]).lower(), p["site"], p["action"],
-                           p["placement"], p["reason"]))
+    return "status %s%s; plan %s" % (
+        f["status"], " (%s)" % f["reason"] if f["reason"] else "",
+        show_plan(f["plan"]))
 
 
 def disagree(errors, message):
@@ -303,95 +274,27 @@ def disagree(errors, message):
     errors.append(message)
 
 
-def entry_points(findings, ir_visible, has_markers, demangle, accesses,
-                 errors=None):
-    """Demangled function name -> True/False/None (unknown): from the audit's
-    plan where it tells, else from the IR's default rule. Disagreement when
-    both tell and differ (the rule here is then wrong)."""
-    said = collections.defaultdict(set)
+def not_looked_at(f, accesses, loads):
+    """Whether align-guard with these options may carry out no plan for the
+    finding's promise (its remark is then missing)."""
+    return (f["plan"]["reason"] in NOT_IN_SCOPE or f["status"] == "guarded"
+            or (f["kind"] == "access" and not accesses)
+            or (f["kind"] == "load-metadata" and not loads))
+
+
+def check_audit(findings, accesses, loads, errors):
+    """2. The audit's statuses against its own plans."""
+    sites = {(f["function"], f["plan"]["site"]) for f in findings
+             if f["plan"]["check"]}
     for f in findings:
-        p = f["plan"]
-        if f["kind"] not in ("param-attr", "access") or p["reason"] == OPTED_OUT:
-            continue
-        if f["kind"] == "access" and not accesses:
-            continue
-        if p["reason"] in (NOT_ENTRY_PARAM, NOT_ENTRY_ACCESS):
-            said[f["function"]].add(False)
-        elif p["check"] or p["site"] is not None:
-            said[f["function"]].add(True)
-    from_ir = collections.defaultdict(set)
-    if not has_markers:
-        for fn, vis in ir_visible.items():
-            from_ir[demangle[fn]].add(vis)
-    out = {}
-    for fn in sorted(set(said) | set(from_ir) |
-                     {f["function"] for f in findings}):
-        a, b = said.get(fn, set()), from_ir.get(fn, set())
-        if len(a) == 1 and len(b) == 1 and a != b:
-            disagree(errors, "function '%s': the audit's plan says it is %san "
-                     "entry point, the default rule on the IR says it is %s"
-                     % (fn, "" if True in a else "not ",
-                        "one" if True in b else "not"))
-        out[fn] = next(iter(a)) if len(a) == 1 else (
-            next(iter(b)) if len(b) == 1 else None)
-    return out
-
-
-def in_scope(f, entry, accesses, loads=False):
-    """Whether align-guard looks at the promise: True, False, None (maybe)."""
-    p = f["plan"]
-    if p["reason"] in NOT_IN_SCOPE:
-        return False
-    if f["kind"] == "access" and not accesses:
-        return False
-    if f["kind"] == "load-metadata" and not loads:
-        return False  # align-guard without `loads` does not collect them
-    if f["status"] == "guarded":
-        # An assume an earlier run guarded is skipped; a promise that such
-        # an assume covers is looked at and left out.
-        return None
-    if f["kind"] in ("param-attr", "access"):
-        return entry.get(f["function"])
-    return True
-
-
-def match(required, optional, got, missing, extra, errors):
-    """Multiset match of one key's texts: every `required` (finding, text)
-    by an equal `got` text, every remaining `got` by an equal `optional`."""
-    got = list(got)
-    for r in required:
-        if r[1] in got:
-            got.remove(r[1])
-        else:
-            disagree(errors, missing(r))
-    opt = [o[1] for o in optional]
-    for g in got:
-        if g in opt:
-            opt.remove(g)
-        else:
-            disagree(errors, extra(g))
-
-
-def compare(findings, guard, fails_in, fails_out, entry, accesses,
-            errors=None, loads=False):
-    """Raises Disagreement at the first difference (with `errors`, a list:
-    appends every difference to it); returns the counts."""
-    def all_findings(k):
-        return "; ".join(show_finding(f) for f in by_key.get(k, [])) or "none"
-
-    by_key = collections.defaultdict(list)
-    for f in findings:
-        by_key[key(f)].append(f)
         p = f["plan"]
         if p["check"] and not (isinstance(p["site"], int) and p["action"]
                                and p["placement"]):
             disagree(errors, "audit: %s: plan.check true without site, action "
                      "and placement: %s" % (show(f), show_finding(f)))
-        # 1. (the audit's side) checked and guarded promises get no check.
         if f["status"] in NO_CHECK_STATUSES and p["check"]:
             disagree(errors, "audit: %s is %s, yet its plan gives it a check: "
                      "%s" % (show(f), f["status"], show_finding(f)))
-        # A type alignment: status `type` exactly when the plan says so.
         if (f["status"] == "type") != (p["reason"] == TYPE_ALIGNMENT and
                                        not p["check"]):
             disagree(errors, "audit: %s: status %s, but the plan %s a type "
@@ -407,79 +310,76 @@ def compare(findings, guard, fails_in, fails_out, entry, accesses,
                                              p["site"] is not None):
             disagree(errors, "audit: %s is unsupported, yet its plan gives "
                      "it a site: %s" % (show(f), show_finding(f)))
-        if in_scope(f, entry, accesses, loads) is False and (
-                p["check"] or p["site"] is not None):
+        if not_looked_at(f, accesses, loads) and p["reason"] in NOT_IN_SCOPE \
+                and (p["check"] or p["site"] is not None):
             disagree(errors, "audit: %s is a promise align-guard does not "
                      "look at, yet its plan gives it a site: %s"
                      % (show(f), show_finding(f)))
-
-    checked_by_key = collections.defaultdict(list)
-    for c in guard["checked"]:
-        checked_by_key[key(c)].append(c)
-
-    # 1. (the guard's side) no check of its own for a checked or guarded
-    # finding: more Checked remarks than findings of another status.
-    for k, cs in sorted(checked_by_key.items()):
-        fs = by_key.get(k, [])
-        open_ = [f for f in fs if f["status"] not in NO_CHECK_STATUSES]
-        closed = [f for f in fs if f not in open_]
-        if len(cs) > len(open_) and closed:
-            c = cs[len(open_)]
-            disagree(errors, "%s: align-guard gave it a check of its own at "
-                     "site %d (%s, %s), but the audit calls it %s (%s)" % (
-                         show(c), c["site"], c["action"], c["placement"],
-                         closed[0]["status"], show_finding(closed[0])))
-
-    # 3. Checked remarks == findings with plan.check true.
-    for k in sorted(set(by_key) | set(checked_by_key)):
-        want = sorted((f["plan"]["site"], f["plan"]["action"],
-                       f["plan"]["placement"])
-                      for f in by_key.get(k, []) if f["plan"]["check"])
-        got = sorted((c["site"], c["action"], c["placement"])
-                     for c in checked_by_key.get(k, []))
-        if want != got:
-            disagree(errors, "%s on %s in function '%s': the audit plans %s; "
-                     "align-guard checked it %s. Audit findings: %s" % (
-                         k[1], k[2], k[0],
-                         "checks at (site, action, placement) %s" % want
-                         if want else "no check of its own",
-                         "at %s" % got if got
-                         else "nowhere (no Checked remark)", all_findings(k)))
-
-    # 3. NoCheck remarks: the promises the guard looked at and left out.
-    nocheck_by_key = collections.defaultdict(list)
-    for n in guard["nocheck"]:
-        nocheck_by_key[key(n)].append(n["why"])
-    for k in sorted(set(by_key) | set(nocheck_by_key)):
-        scope = [(f, in_scope(f, entry, accesses, loads)) for f in by_key.get(k, [])
-                 if not f["plan"]["check"]]
-        match([(f, f["plan"]["reason"]) for f, s in scope if s is True],
-              [(f, f["plan"]["reason"]) for f, s in scope if s is None],
-              nocheck_by_key.get(k, []),
-              lambda r: "%s: align-guard looks at it and should leave it out "
-                        "(%s), but it has no NoCheck remark with that reason "
-                        "(its NoCheck reasons: %r)" % (
-                            show(r[0]), show_finding(r[0]),
-                            nocheck_by_key.get(k, [])),
-              lambda g: "%s on %s in function '%s': align-guard left it out "
-                        "(%r), which no finding's plan says (audit findings: "
-                        "%s)" % (k[1], k[2], k[0], g, all_findings(k)),
-              errors)
-
-    # 3. A covered finding names a site with a check.
-    sites = {(c["function"], c["site"]) for c in guard["checked"]}
-    for f in findings:
-        p = f["plan"]
         if not p["check"] and p["site"] is not None and (
                 (f["function"], p["site"]) not in sites):
-            disagree(errors, "%s: the audit says the check at site %d covers "
-                     "it, but align-guard checks nothing at site %d of that "
-                     "function (sites with checks: %s)" % (
-                         show(f), p["site"], p["site"], sorted(
-                             s for fn, s in sites if fn == f["function"])))
+            disagree(errors, "audit: %s: covered by site %d, but no plan of "
+                     "that function has a check there: %s"
+                     % (show(f), p["site"], show_finding(f)))
 
-    # 3. Downgraded actions: the plan.reason of a checked finding is the
-    # guard's warning that the requested action cannot be used there.
+
+def check_remark(g, errors):
+    """A Checked remark carries a plan with a check, a NoCheck remark one
+    without; the text names the plan's site or reason."""
+    p, t = g["plan"], g["text"]
+    if g["remark"] == "Checked":
+        said = (int(t["site"]), t["action"], t["placement"])
+        ok = p["check"] and said == (p["site"], p["action"], p["placement"])
+    else:
+        ok = not p["check"] and t["why"] == p["reason"]
+    if not ok:
+        disagree(errors, "align-guard: %s: its %s remark says %r, its plan "
+                 "is %s" % (show(g), g["remark"], t, show_plan(p)))
+
+
+def match_plans(findings, guard, accesses, loads, errors):
+    """1. Every plan the guard carried out is one the audit printed; the
+    audit's other plans are of promises the guard does not look at.
+    Returns the findings the guard carried out a plan for."""
+    by_key = collections.defaultdict(list)
+    for f in findings:
+        by_key[key(f)].append(f)
+    carried = []
+    for g in guard["plans"]:
+        check_remark(g, errors)
+        left = by_key[key(g)]
+        same = [f for f in left if f["plan"] == g["plan"]]
+        if not same:
+            disagree(errors, "%s: align-guard carried out the plan %s; the "
+                     "audit's plans for it: %s" % (
+                         show(g), show_plan(g["plan"]),
+                         "; ".join(show_finding(f) for f in left) or
+                         "none left"))
+            continue
+        left.remove(same[0])
+        carried.append(same[0])
+    for k in sorted(by_key):
+        for f in by_key[k]:
+            if not not_looked_at(f, accesses, loads):
+                disagree(errors, "%s: the audit plans %s, but align-guard "
+                         "carried out no plan for it (no Checked or NoCheck "
+                         "remark)" % (show(f), show_finding(f)))
+    return carried
+
+
+def check_warnings(findings, carried, guard, errors):
+    """3. Unsupported warnings and downgrade warnings."""
+    want = collections.Counter((key(f), f["reason"]) for f in carried
+                               if f["status"] == "unsupported")
+    got = collections.Counter((key(w), w["why"]) for w in guard["warned"])
+    for (k, why), n in sorted((want - got).items()):
+        disagree(errors, "%s on %s in function '%s': the audit calls it "
+                 "unsupported (%r) and align-guard looks at it, but it printed "
+                 "no warning 'left unchecked: %s'" % (k[1], k[2], k[0], why,
+                                                      why))
+    for (k, why), n in sorted((got - want).items()):
+        disagree(errors, "%s on %s in function '%s': align-guard warned "
+                 "'left unchecked: %s', but no unsupported finding it looks "
+                 "at has that reason" % (k[1], k[2], k[0], why))
     want_down = collections.defaultdict(set)
     for f in findings:
         if f["plan"]["check"] and f["plan"]["reason"]:
@@ -494,47 +394,19 @@ def compare(findings, guard, fails_in, fails_out, entry, accesses,
                          fn, sorted(want_down.get(fn, set())) or "(never)",
                          sorted(got_down.get(fn, set())) or "nothing"))
 
-    # 2. Unsupported promises the guard looks at: its warning, same reason.
-    warned_by_key = collections.defaultdict(list)
-    for w in guard["warned"]:
-        warned_by_key[key(w)].append(w["why"])
-    for k in sorted(set(by_key) | set(warned_by_key)):
-        scope = [(f, in_scope(f, entry, accesses, loads)) for f in by_key.get(k, [])
-                 if f["status"] == "unsupported"]
-        match([(f, f["reason"]) for f, s in scope if s is True],
-              [(f, f["reason"]) for f, s in scope if s is None],
-              warned_by_key.get(k, []),
-              lambda r: "%s: the audit calls it unsupported (%r) and "
-                        "align-guard looks at it, but it printed no warning "
-                        "'left unchecked: %s' (its warnings for it: %r)" % (
-                            show(r[0]), r[1], r[1], warned_by_key.get(k, [])),
-              lambda g: "%s on %s in function '%s': align-guard warned "
-                        "'left unchecked: %s', but no unsupported finding "
-                        "has that reason (audit findings: %s)" % (
-                            k[1], k[2], k[0], g, all_findings(k)),
-              errors)
 
-    # 4. Distinct sites per function == alignguard.fail blocks added.
-    sites_ir = collections.defaultdict(set)
-    for c in guard["checked"]:
-        sites_ir[c["ir"]].add(c["site"])
-    # A recover copy (a failing call reruns in it) is checked as its
-    # original is, with no remarks of its own: its original's sites.
-    for fn in sorted(set(sites_ir) | set(fails_out)):
-        added = fails_out.get(fn, 0) - fails_in.get(fn, 0)
-        named = fn[:-len(RECOVER_SUFFIX)] if fn.endswith(RECOVER_SUFFIX) \
-            else fn
-        if added != len(sites_ir.get(named, ())):
-            disagree(errors, "function '%s': the Checked remarks name %d "
-                     "site(s) %s, but align-guard added %d alignguard.fail "
-                     "block(s) (%d before, %d after)" % (
-                         fn, len(sites_ir.get(named, ())),
-                         sorted(sites_ir.get(named, ())), added,
-                         fails_in.get(fn, 0), fails_out.get(fn, 0)))
-
-    return {"promises": len(findings), "checked": len(guard["checked"]),
-            "sites": sum(len(s) for s in sites_ir.values()),
-            "left out": len(guard["nocheck"]),
+def compare(findings, guard, accesses, errors=None, loads=False):
+    """Raises Disagreement at the first difference (with `errors`, a list:
+    appends every difference to it); returns the counts."""
+    check_audit(findings, accesses, loads, errors)
+    carried = match_plans(findings, guard, accesses, loads, errors)
+    check_warnings(findings, carried, guard, errors)
+    plans = guard["plans"]
+    return {"promises": len(findings),
+            "checked": sum(g["plan"]["check"] for g in plans),
+            "sites": len({(g["ir"], g["plan"]["site"]) for g in plans
+                          if g["plan"]["check"]}),
+            "left out": sum(not g["plan"]["check"] for g in plans),
             "unsupported": len(guard["warned"])}
 
 
@@ -562,7 +434,7 @@ def demangler(cxxfilt, names):
     return dict(plain, **dict(zip(names, out)))
 
 
-def one_run(args, path, name, text_in, action, accesses, tmp):
+def one_run(args, path, name, action, accesses, tmp):
     """Audit and guard one file with one action; compare. `name` is how the
     file is called in messages and under `tmp`."""
     opts = action + (";accesses" if accesses else "")
@@ -598,22 +470,15 @@ def one_run(args, path, name, text_in, action, accesses, tmp):
             label, g.returncode, g.stderr.strip(), " ".join(guard_cmd)))
     with open(stem + ".yaml") as f:
         remarks = f.read()
-    with open(stem + ".out.ll") as f:
-        text_out = f.read()
-    fails_in, visible, markers = scan_ir(text_in)
-    fails_out, _, _ = scan_ir(text_out)
-    names = set(visible) | set(fails_out)
-    names |= {r[3] for r in parse_remarks(remarks) if r[3]}
+    names = {r[3] for r in parse_remarks(remarks) if r[3]}
     names |= {m.group("fn") for m in WARN_UNSUPPORTED.finditer(g.stderr)}
     names |= {m.group("fn") for m in WARN_DOWNGRADE.finditer(g.stderr)}
     demangle = demangler(args.cxxfilt, names)
     guard = parse_guard(remarks, g.stderr, demangle)
     errors = [] if args.keep_going else None
     try:
-        entry = entry_points(findings, visible, markers, demangle, accesses,
-                             errors)
-        counts = compare(findings, guard, fails_in, fails_out, entry,
-                         accesses, errors, loads=";loads" in action)
+        counts = compare(findings, guard, accesses, errors,
+                         loads=";loads" in action)
         if errors:
             raise Disagreement("\n  ".join(errors))
     except Disagreement as e:
@@ -659,11 +524,6 @@ def main_runs(args):
     bases = collections.Counter(os.path.basename(p) for p in files)
     names = {p: os.path.basename(p) if bases[os.path.basename(p)] == 1
              else p for p in files}
-    texts = {}
-    for path, _ in todo:
-        with open(path, errors="replace") as f:
-            texts[path] = f.read()
-
     if args.work_dir:
         os.makedirs(args.work_dir, exist_ok=True)
         tmp = args.work_dir
@@ -682,8 +542,7 @@ def main_runs(args):
                                      ";accesses" if accesses else "")
                 try:
                     findings, counts = one_run(args, path, names[path],
-                                               texts[path], action, accesses,
-                                               tmp)
+                                               action, accesses, tmp)
                     out.append((label, counts))
                 except (Disagreement, ToolFailure) as e:
                     out.append((label, e))
@@ -705,8 +564,8 @@ def main_runs(args):
         for action in [a + e for e in extra for a in (ACTIONS[0], "recover")]:
             label = "%s %s" % (names[path], action)
             try:
-                _, counts = one_run(args, path, names[path], texts[path],
-                                    action, False, tmp)
+                _, counts = one_run(args, path, names[path], action,
+                                    False, tmp)
                 out.append((label, counts))
             except (Disagreement, ToolFailure) as e:
                 out.append((label, e))
@@ -758,31 +617,46 @@ def main_runs(args):
 
 def self_test():
     """A consistent fabricated case, then one broken copy per check."""
-    def finding(fn, kind, subject, status, reason, check, site, action=None,
-                placement=None, why=None):
+    def plan(check, site, action=None, placement=None, why=None,
+             deferred=False, report=None):
+        return {"check": check, "site": site, "action": action,
+                "placement": placement, "reason": why, "deferred": deferred,
+                "report": report}
+
+    def finding(fn, kind, subject, status, reason, p):
         return {"function": fn, "kind": kind, "subject": subject,
-                "status": status, "reason": reason,
-                "plan": {"check": check, "site": site, "action": action,
-                         "placement": placement, "reason": why}}
+                "status": status, "reason": reason, "plan": p}
     naked_why = "the function is naked; no check can be inserted"
+    covered = "covered by the check at site 0"
     findings = [
         finding("k(float*)", "param-attr", "argument #0 'a'", "unchecked",
-                "promised by the callers of entry point 'k(float*)'", True, 0,
-                "abort", "at-promise"),
+                "promised by the callers of entry point 'k(float*)'",
+                plan(True, 0, "abort", "at-promise", report="each")),
         finding("k(float*)", "assume-bundle", "argument #0 'a'", "unchecked",
-                "nothing checks it", False, 0,
-                why="covered by the check at site 0"),
+                "nothing checks it", plan(False, 0, why=covered)),
         finding("k(float*)", "assume-icmp", "argument #0 'a'", "checked",
-                None, False, None, why="checked by the code at k.c:3"),
+                None, plan(False, None, why="checked by the code at k.c:3")),
         finding("k(float*)", "return-attr", "the pointer returned by 'g'",
-                "unchecked", "promised by 'g'", False, None, why=NO_RETURNS),
+                "unchecked", "promised by 'g'",
+                plan(False, None, why=NO_RETURNS)),
         finding("naked", "param-attr", "argument #0 'p'", "unsupported",
-                naked_why, False, None, why=naked_why),
+                naked_why, plan(False, None, why=naked_why)),
         finding("helper", "param-attr", "argument #0 'q'", "unchecked",
-                "nothing", False, None, why=NOT_ENTRY_PARAM),
+                "nothing", plan(False, None, why=NOT_ENTRY_PARAM)),
     ]
-    # What the guard would write: remark YAML (quoting, a DebugLoc, an
-    # argument with another key), stderr, and the IR before and after.
+
+    def args(p):
+        return "".join("  - %s: '%s'\n" % (k.capitalize(), v) for k, v in (
+            ("check", str(p["check"]).lower()),
+            ("site", -1 if p["site"] is None else p["site"]),
+            ("action", p["action"] or ""),
+            ("placement", p["placement"] or ""),
+            ("reason", (p["reason"] or "").replace("'", "''")),
+            ("deferred", str(p["deferred"]).lower()),
+            ("report", p["report"] or "")))
+    # What the guard writes: remark YAML (quoting, a DebugLoc, the plan's
+    # named arguments after the message) and stderr. The helper is no
+    # entry point: no remark.
     remarks = """--- !Passed
 Pass:            align-guard
 Name:            Checked
@@ -799,7 +673,7 @@ Args:
   - String:          ', '
   - String:          at-promise
   - String:          ')'
-...
+""" + args(findings[0]["plan"]) + """...
 --- !Analysis
 Pass:            align-guard
 Name:            NoCheck
@@ -809,9 +683,8 @@ Args:
   - String:          ' on '
   - String:          "argument #0 'a'"
   - String:          ' gets no check: '
-  - String:          'covered by the check at site '
-  - Site:            '0'
-    DebugLoc:        { File: k.c, Line: 2, Column: 3 }
+  - String:          'covered by the check at site 0'
+""" + args(findings[1]["plan"]) + """    DebugLoc:        { File: k.c, Line: 2, Column: 3 }
 ...
 --- !Analysis
 Pass:            align-guard
@@ -820,48 +693,33 @@ Function:        _Z1kPf
 Args:
   - String:          'assume-icmp on argument #0 ''a'' gets no check: '
   - String:          "checked by the code at k.c:3"
-...
+""" + args(findings[2]["plan"]) + """...
 --- !Analysis
 Pass:            align-guard
 Name:            NoCheck
 Function:        _Z1kPf
 Args:
   - String:          "return-attr on the pointer returned by 'g' gets no check: a function's own return promise is checked after each call that relies on it"
-...
+""" + args(findings[3]["plan"]) + """...
 --- !Analysis
 Pass:            align-guard
 Name:            NoCheck
 Function:        naked
 Args:
   - String:          'param-attr on argument #0 ''p'' gets no check: the function is naked; no check can be inserted'
-...
+""" + args(findings[4]["plan"]) + """...
 """
     stderr = ("warning: align-guard: in function 'naked': param-attr on "
               "argument #0 'p' left unchecked: " + naked_why + "\n")
-    ir_in = ("define void @_Z1kPf(ptr %a) {\nentry:\n  ret void\n}\n"
-             "define void @naked(ptr align 16 %p) naked {\n  unreachable\n}\n"
-             "define internal void @helper(ptr align 16 %q) {\n"
-             "  ret void\n}\n")
-    ir_out = ir_in.replace("entry:\n", "entry:\n  br label %alignguard.ok\n"
-                           "alignguard.fail:                  ; preds = %x\n"
-                           "  unreachable\nalignguard.ok:\n")
     demangle = {"_Z1kPf": "k(float*)", "naked": "naked", "helper": "helper"}
     guard = parse_guard(remarks, stderr, demangle)
-    fails_in, ir_visible, markers = scan_ir(ir_in)
-    fails_out, _, _ = scan_ir(ir_out)
-    if markers or ir_visible != {"_Z1kPf": True, "naked": True,
-                                 "helper": False} or fails_out != {
-                                     "_Z1kPf": 1, "naked": 0, "helper": 0}:
-        print("self-test: the fabricated IR reads wrong: %s %s"
-              % (ir_visible, fails_out))
+    if [g["plan"] for g in guard["plans"]] != [f["plan"]
+                                               for f in findings[:5]]:
+        print("self-test: the fabricated remarks read wrong: %s"
+              % [g["plan"] for g in guard["plans"]])
         return 2
-
-    def check(fs, g, fin, fout, vis):
-        entry = entry_points(fs, vis, False, demangle, False)
-        return compare(fs, g, fin, fout, entry, False)
-
     try:
-        check(findings, guard, fails_in, fails_out, ir_visible)
+        compare(findings, guard, False)
     except Disagreement as e:
         print("self-test: the consistent case was rejected: %s" % e)
         return 2
@@ -869,70 +727,80 @@ Args:
 
     def mutated(name, edit):
         fs, g = copy.deepcopy(findings), copy.deepcopy(guard)
-        fin, fout = dict(fails_in), dict(fails_out)
-        vis = dict(ir_visible)
-        edit(fs, g, fin, fout, vis)
-        return name, (fs, g, fin, fout, vis)
+        edit(fs, g)
+        return name, fs, g
 
-    def status_checked(fs, g, fin, fout, vis):
-        # 1: the audit calls the checked promise checked, the guard checks it
+    def unplanned_check(fs, g):
+        # a check the plan lacks: the guard checks the covered assume
+        g["plans"][1].update(remark="Checked", text=dict(
+            g["plans"][0]["text"], kind="assume-bundle"),
+            plan=dict(g["plans"][0]["plan"]))
+
+    def missing_check(fs, g):
+        g["plans"].pop(0)
+
+    def other_site(fs, g):
+        g["plans"][0]["plan"]["site"] = 1
+        g["plans"][0]["text"]["site"] = "1"
+
+    def other_report(fs, g):
+        g["plans"][0]["plan"]["report"] = "table"
+
+    def other_deferral(fs, g):
+        g["plans"][0]["plan"]["deferred"] = True
+
+    def other_why(fs, g):
+        g["plans"][2]["plan"]["reason"] = "aligned by construction"
+        g["plans"][2]["text"]["why"] = "aligned by construction"
+
+    def text_and_plan(fs, g):
+        g["plans"][0]["text"]["site"] = "2"
+
+    def not_in_scope_planned(fs, g):
+        # the audit plans a left-out promise the guard looks at, yet the
+        # guard carried out no plan for it
+        fs[5]["plan"]["reason"] = "nothing checks it"
+
+    def status_checked(fs, g):
         fs[0]["status"] = "checked"
-        fs[0]["plan"].update(check=False, site=None, action=None,
-                             placement=None, reason="checked by the code")
 
-    def status_type(fs, g, fin, fout, vis):
-        # 1: the audit calls the checked promise a type alignment
+    def status_type(fs, g):
         fs[0]["status"] = "type"
         fs[0]["reason"] = TYPE_ALIGNMENT
 
-    def no_warning(fs, g, fin, fout, vis):
-        g["warned"] = []                       # 2: warning missing
+    def covered_elsewhere(fs, g):
+        fs[1]["plan"]["site"] = 1
+        g["plans"][1]["plan"]["site"] = 1
 
-    def other_reason(fs, g, fin, fout, vis):
-        g["warned"][0]["why"] = "something else"   # 2: reason differs
+    def no_warning(fs, g):
+        g["warned"] = []
 
-    def unplanned_check(fs, g, fin, fout, vis):
-        g["checked"].append(dict(g["checked"][0], kind="assume-bundle"))
-        g["nocheck"].pop(0)                    # 3: a check the plan lacks
+    def other_reason(fs, g):
+        g["warned"][0]["why"] = "something else"
 
-    def missing_check(fs, g, fin, fout, vis):
-        g["checked"] = []                      # 3: planned check missing
-        fout["_Z1kPf"] = 0
+    def downgrade(fs, g):
+        fs[0]["plan"]["reason"] = "it does not return an integer"
+        g["plans"][0]["plan"]["reason"] = "it does not return an integer"
 
-    def other_site(fs, g, fin, fout, vis):
-        g["checked"][0]["site"] = 1            # 3: site number differs
-
-    def other_why(fs, g, fin, fout, vis):
-        g["nocheck"][1]["why"] = "aligned by construction"  # 3: NoCheck why
-
-    def covered_elsewhere(fs, g, fin, fout, vis):
-        fs[1]["plan"]["site"] = 1              # 3: covered by no check
-
-    def downgrade(fs, g, fin, fout, vis):
-        fs[0]["plan"]["reason"] = "it does not return an integer"  # 3
-
-    def fail_blocks(fs, g, fin, fout, vis):
-        fout["_Z1kPf"] = 2                     # 4: fail blocks != sites
-
-    def not_entry(fs, g, fin, fout, vis):
-        fs[5]["function"] = "naked"            # the plan: not an entry
-
-    broken = [mutated("1 checked but checked again", status_checked),
-              mutated("1 type alignment but checked", status_type),
-              mutated("2 no unsupported warning", no_warning),
-              mutated("2 warning with another reason", other_reason),
-              mutated("3 check the plan lacks", unplanned_check),
-              mutated("3 planned check missing", missing_check),
-              mutated("3 check at another site", other_site),
-              mutated("3 NoCheck with another reason", other_why),
-              mutated("3 covered by a site without a check",
+    broken = [mutated("1 check the plan lacks", unplanned_check),
+              mutated("1 planned check missing", missing_check),
+              mutated("1 check at another site", other_site),
+              mutated("1 plan with another report", other_report),
+              mutated("1 plan with another deferral", other_deferral),
+              mutated("1 NoCheck with another reason", other_why),
+              mutated("1 remark text and plan differ", text_and_plan),
+              mutated("1 plan the guard did not carry out",
+                      not_in_scope_planned),
+              mutated("2 checked but checked again", status_checked),
+              mutated("2 type alignment but checked", status_type),
+              mutated("2 covered by a site without a check",
                       covered_elsewhere),
-              mutated("3 downgrade without the warning", downgrade),
-              mutated("4 fail blocks differ from sites", fail_blocks),
-              mutated("entry rule contradicts the plan", not_entry)]
-    for name, case in broken:
+              mutated("3 no unsupported warning", no_warning),
+              mutated("3 warning with another reason", other_reason),
+              mutated("3 downgrade without the warning", downgrade)]
+    for name, fs, g in broken:
         try:
-            check(*case)
+            compare(fs, g, False)
         except Disagreement as e:
             print("self-test: detected (%s): %s" % (name, e))
             continue

@@ -54,6 +54,14 @@ if grep -q "Compat.h: tests the LLVM version" "$out"; then
 fi
 ((fail == 0)) || exit 1
 
+# A folder with no source (a mistyped path) is an error, not a pass.
+mkdir -p "$work/empty"
+if python3 "$here/check-architecture.py" "$work/empty" 2> "$out"; then
+  echo "check-architecture-selftest: a folder with no source passed" >&2
+  exit 1
+fi
+expect "check-architecture: no .h or .cpp file under $work/empty"
+
 # Fixed: the same tree without the breaks passes.
 printf 'int facts();\n' > "$p/analysis/Facts.h"
 printf 'void stage();\n' > "$p/transform/Stage.h"

@@ -112,8 +112,15 @@ def bodies(code):
 
 
 def main(argv):
+    if len(argv) != 2:
+        print("usage: check-architecture.py PLUGIN-DIR", file=sys.stderr)
+        return 2
     root = Path(argv[1]).resolve()
     files = sorted(p for p in root.rglob("*") if p.suffix in (".h", ".cpp"))
+    if not files:
+        print("check-architecture: no .h or .cpp file under %s" % argv[1],
+              file=sys.stderr)
+        return 2
     by_name = {}
     for p in files:
         by_name.setdefault(p.name, []).append(p)

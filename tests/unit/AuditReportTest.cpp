@@ -152,8 +152,8 @@ TEST(AuditListing, MergesIdenticalFindingsKeepingTheFirstLocation) {
 TEST(AuditListing, DifferentPlansAreNotMerged) {
   AuditFinding A = finding(vaddParam(), AuditStatus::Unchecked, "x");
   AuditFinding B = A;
-  A.Planned = PlannedAction{true, 0, "abort", "at-promise", ""};
-  B.Planned = PlannedAction{false, 0, "abort", "at-promise", ""};
+  A.Planned = PromisePlan{true, 0, "abort", "at-promise", ""};
+  B.Planned = PromisePlan{false, 0, "abort", "at-promise", ""};
   AuditReport R = decideListing("vadd.c", {A, B}, listing(""));
   EXPECT_EQ(R.Findings.size(), 2u);
 }

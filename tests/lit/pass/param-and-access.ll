@@ -10,6 +10,11 @@
 ; RUN: %opt-ag -passes='align-guard<accesses>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
 ; RUN: %opt-ag -passes='align-guard<accesses;recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
 ; RUN: %opt-ag -passes='align-guard<accesses;recover>' -pass-remarks=align-guard -pass-remarks-analysis=align-guard -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; A remark file carries each promise's plan after the message, the fields of
+; the audit's `plan` object (docs/guide.md).
+; RUN: %opt-ag -passes='align-guard<accesses;recover>' -pass-remarks-output=%t.yaml -disable-output %s
+; RUN: FileCheck %s --check-prefix=YAML < %t.yaml
+; RUN: %opt-ag -passes='align-guard-audit<json;all;plan;accesses;recover>' -disable-output %s | FileCheck %s --check-prefix=PLAN
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
@@ -57,6 +62,45 @@ exit:
 ; REMARK: access on argument #0 'x' gets no check: covered by the check of site 0, raised to 32 bytes for it
 ; REMARK-NEXT: access on argument #0 'x' gets no check: covered by the check of site 0{{$}}
 ; REMARK: param-attr on argument #0 'x' checked at site 0 (recover, at-promise)
+; YAML-LABEL: Function: stronger
+; YAML:       - String: covered by the check of site 0, raised to 32 bytes for it
+; YAML-NEXT:  - Check: 'false'
+; YAML-NEXT:  - Site: '0'
+; YAML-NEXT:  - Action: recover
+; YAML-NEXT:  - Placement: at-promise
+; YAML-NEXT:  - Reason: covered by the check of site 0, raised to 32 bytes for it
+; YAML-NEXT:  - Deferred: 'false'
+; YAML-NEXT:  - Report: each
+; YAML:       Function: stronger
+; YAML:       Function: stronger
+; YAML:       - String: ')'
+; YAML-NEXT:  - Check: 'true'
+; YAML-NEXT:  - Site: '0'
+; YAML-NEXT:  - Action: recover
+; YAML-NEXT:  - Placement: at-promise
+; YAML-NEXT:  - Reason: ''
+; YAML-NEXT:  - Deferred: 'false'
+; YAML-NEXT:  - Report: each
+; PLAN:      "function": "stronger",
+; PLAN-NEXT: "kind": "param-attr",
+; PLAN:      "plan": {
+; PLAN-NEXT:   "check": true,
+; PLAN-NEXT:   "site": 0,
+; PLAN-NEXT:   "action": "recover",
+; PLAN-NEXT:   "placement": "at-promise",
+; PLAN-NEXT:   "reason": null,
+; PLAN-NEXT:   "deferred": false,
+; PLAN-NEXT:   "report": "each"
+; PLAN:      "function": "stronger",
+; PLAN-NEXT: "kind": "access",
+; PLAN:      "plan": {
+; PLAN-NEXT:   "check": false,
+; PLAN-NEXT:   "site": 0,
+; PLAN-NEXT:   "action": "recover",
+; PLAN-NEXT:   "placement": "at-promise",
+; PLAN-NEXT:   "reason": "covered by the check of site 0, raised to 32 bytes for it",
+; PLAN-NEXT:   "deferred": false,
+; PLAN-NEXT:   "report": "each"
 define void @stronger(float* align 16 %x, i64 %n) {
 ; CHECK-LABEL: define void @stronger(
 ; CHECK-NEXT:  entry:
