@@ -2,8 +2,8 @@
 ; checks has one cold block, alignguard.fail, with one hook call. No chain
 ; of culprit blocks, so no chain of calls; under recover the chain stays
 ; (assume-bundle-many.ll).
-; - 2 to 4 checks by constant masks: the place's descriptors are one packed
-;   table (alignguard_packed_site, in check order; decoded here by
+; - 2 to 4 checks by constant masks: the place's descriptors are one
+;   table (alignguard_site, in check order; decoded here by
 ;   tests/tools/packed-sites.py) and the table hook gets the table,
 ;   the count and every pointer (0 past the count); the runtime finds the
 ;   first that fails (runtime tests: RuntimeTest.cpp, ReportFirst*).
