@@ -7,12 +7,11 @@
  *
  *   __alignguard_report(&site, p, A, off)        count, report once per site
  *   __alignguard_report_abort(&site, p, A, off)  count, report, abort()
- *   __alignguard_report_first_v3, __alignguard_report_first_abort_v3,
- *   __alignguard_fallback_first_v3
+ *   __alignguard_report_first, __alignguard_report_first_abort,
+ *   __alignguard_fallback_first
  *     (p0, p1, p2, p3, &sites[0], n): one call for a place of 2-4 pointers
- *     (its table of descriptors packed, alignguard_packed_site); finds the
- *     first misaligned one and calls the hook above (or below) with it;
- *     the same without _v3: what an older plugin emitted
+ *     (a table of its descriptors); finds the first misaligned one and
+ *     calls the hook above (or below) with it
  *   __alignguard_fallback(&site, p, A, off)      count fallbacks (not
  *                                                violations); report the
  *                                                first per site only with
@@ -305,70 +304,41 @@ static uint64_t actual_alignment(uint64_t pointer, uint64_t alignment,
 
 /*===-- Descriptors -------------------------------------------------------===*/
 
-/* The packed layout is fixed: 56 bytes, the 64-bit fields 8-aligned, on every
+/* The layout is fixed: 56 bytes, the 64-bit fields 8-aligned, on every
    target (the pass writes it byte by byte, plugin/transform/RuntimeABI.cpp). */
-_Static_assert(sizeof(alignguard_packed_site) == 56, "56-byte descriptors");
-_Static_assert(offsetof(alignguard_packed_site, alignment) == 32 &&
-                   offsetof(alignguard_packed_site, offset) == 40 &&
-                   offsetof(alignguard_packed_site, promise_line) == 48,
-               "the packed fields' offsets");
+_Static_assert(sizeof(alignguard_site) == 56, "56-byte descriptors");
+_Static_assert(offsetof(alignguard_site, alignment) == 32 &&
+                   offsetof(alignguard_site, offset) == 40 &&
+                   offsetof(alignguard_site, promise_line) == 48,
+               "the descriptor's fields' offsets");
 
-/// The string a packed descriptor names by its offset from itself; NULL for
-/// 0 (none).
-static const char *packed_string(const alignguard_packed_site *packed,
-                                 uint32_t offset) {
-  return offset ? (const char *)packed + offset : NULL;
+/// The string a descriptor names by its offset from itself; NULL for 0
+/// (none).
+static const char *site_string(const alignguard_site *site, uint32_t offset) {
+  return offset ? (const char *)site + offset : NULL;
 }
 
-/// `site` as an alignguard_site: itself, unless it is packed (version 3);
-/// then its fields, with its strings as pointers, copied into `copy`.
-static const alignguard_site *site_view(const alignguard_site *site,
-                                        alignguard_site *copy) {
-  if (!site || site->version != ALIGNGUARD_PACKED_SITE_VERSION)
-    return site;
-  const alignguard_packed_site *packed =
-      (const alignguard_packed_site *)(const void *)site;
-  copy->version = ALIGNGUARD_SITE_VERSION;
-  copy->kind = packed->kind;
-  copy->function = packed_string(packed, packed->function);
-  copy->subject = packed_string(packed, packed->subject);
-  copy->file = packed_string(packed, packed->file);
-  copy->line = packed->line;
-  copy->column = packed->column;
-  copy->alignment = packed->alignment;
-  copy->offset = packed->offset;
-  copy->promise_file = packed_string(packed, packed->promise_file);
-  copy->promise_line = packed->promise_line;
-  copy->promise_column = packed->promise_column;
-  return copy;
-}
-
-/// The i-th descriptor of a table the table hooks take (its layout is the
-/// first descriptor's version), with its alignment and offset.
-static const alignguard_site *table_entry(const alignguard_site *sites,
-                                          size_t i, uint64_t *alignment,
-                                          int64_t *offset) {
-  if (sites->version == ALIGNGUARD_PACKED_SITE_VERSION) {
-    const alignguard_packed_site *packed =
-        (const alignguard_packed_site *)(const void *)sites + i;
-    *alignment = packed->alignment;
-    *offset = (int64_t)packed->offset;
-    return (const alignguard_site *)(const void *)packed;
-  }
-  *alignment = sites[i].alignment;
-  *offset = (int64_t)sites[i].offset;
-  return &sites[i];
-}
-
-/// Where the site's promise was written: nothing from a version 1 (or an
-/// unknown version's) descriptor, which has no such field.
-static void promise_location(const alignguard_site *site, const char **file,
-                             uint32_t *line, uint32_t *column) {
-  int known = site && site->version == ALIGNGUARD_SITE_VERSION &&
-              site->promise_file && site->promise_file[0];
-  *file = known ? site->promise_file : NULL;
-  *line = known ? site->promise_line : 0;
-  *column = known ? site->promise_column : 0;
+/// `site`'s fields into `view`, its strings as pointers; only the version
+/// of a descriptor of another version, nothing of a NULL one.
+static void view_site(const alignguard_site *site, alignguard_site_view *view) {
+  memset(view, 0, sizeof *view);
+  view->descriptor = site;
+  if (!site)
+    return;
+  view->version = site->version;
+  if (site->version != ALIGNGUARD_SITE_VERSION)
+    return;
+  view->kind = site->kind;
+  view->function = site_string(site, site->function);
+  view->subject = site_string(site, site->subject);
+  view->file = site_string(site, site->file);
+  view->line = site->line;
+  view->column = site->column;
+  view->alignment = site->alignment;
+  view->offset = site->offset;
+  view->promise_file = site_string(site, site->promise_file);
+  view->promise_line = site->promise_line;
+  view->promise_column = site->promise_column;
 }
 
 /// `file[:line[:col]]`.
@@ -397,23 +367,24 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
                                        int64_t offset) {
   ag_out o = {buf, size, 0};
   put_str(&o, "alignguard: ");
-  alignguard_site copy;
-  site = site_view(site, &copy);
-  /* A descriptor from another ABI version may have any layout: read nothing
-     but the version, which every version keeps first. Version 1 is version
-     2 without the promise's location at the end. */
-  if (site && site->version != ALIGNGUARD_SITE_VERSION && site->version != 1) {
-    put_str(&o, "report from a site descriptor of unknown version ");
+  /* A descriptor of another version may have any layout: read nothing
+     but the version, which every version keeps first. */
+  if (site && site->version != ALIGNGUARD_SITE_VERSION) {
+    put_str(&o, "report from a site descriptor of version ");
     put_dec(&o, site->version);
+    put_str(&o, ", not ");
+    put_dec(&o, ALIGNGUARD_SITE_VERSION);
     put_str(&o, " (pointer ");
     put_hex(&o, pointer);
     put_char(&o, ')');
     return finish(&o);
   }
+  alignguard_site_view v;
+  view_site(site, &v);
   /* Names come from the IR: escaped, so that the report stays one line. */
-  put_escaped(&o, site ? site->function : NULL);
+  put_escaped(&o, v.function);
   put_str(&o, ": ");
-  put_escaped(&o, site ? site->subject : NULL);
+  put_escaped(&o, v.subject);
   put_str(&o, " = ");
   put_hex(&o, pointer);
   if (is_pow2(alignment)) {
@@ -441,19 +412,18 @@ AG_API size_t alignguard_format_report(char *buf, size_t size,
     put_dec(&o, alignment);
     put_str(&o, " (not a power of two) requires");
   }
-  const char *file = site && site->file && site->file[0] ? site->file : NULL;
+  const char *file = v.file && v.file[0] ? v.file : NULL;
   if (file) {
     put_str(&o, " at ");
-    put_location(&o, file, site->line, site->column);
+    put_location(&o, file, v.line, v.column);
   }
-  const char *promise_file;
-  uint32_t promise_line, promise_column;
-  promise_location(site, &promise_file, &promise_line, &promise_column);
+  const char *promise_file =
+      v.promise_file && v.promise_file[0] ? v.promise_file : NULL;
   if (promise_file &&
-      !(file && same_location(file, site->line, site->column, promise_file,
-                              promise_line, promise_column))) {
+      !(file && same_location(file, v.line, v.column, promise_file,
+                              v.promise_line, v.promise_column))) {
     put_str(&o, ", promised at ");
-    put_location(&o, promise_file, promise_line, promise_column);
+    put_location(&o, promise_file, v.promise_line, v.promise_column);
   }
   return finish(&o);
 }
@@ -475,9 +445,6 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
   if (!handler && atomic_load(&g_state.quiet))
     return;
 
-  const alignguard_site *descriptor = site;
-  alignguard_site copy; /* the handler sees a packed site as version 2 */
-  site = site_view(site, &copy);
   char line[AG_LINE_MAX];
   ag_out o = {line, sizeof line, 0};
   o.len = alignguard_format_report(line, sizeof line, site, pointer, alignment,
@@ -487,8 +454,10 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
     finish(&o);
   }
   if (handler) {
+    alignguard_site_view view;
+    view_site(site, &view);
     alignguard_report_info info = {
-        site,
+        &view,
         (uintptr_t)pointer,
         alignment,
         offset,
@@ -496,13 +465,7 @@ static void deliver(const alignguard_site *site, uint64_t pointer,
         line,
         fatal,
         fallback,
-        actual_alignment(pointer, alignment, offset),
-        NULL,
-        0,
-        0,
-        descriptor};
-    promise_location(site, &info.promise_file, &info.promise_line,
-                     &info.promise_column);
+        actual_alignment(pointer, alignment, offset)};
     handler(&info, user);
     return;
   }
@@ -603,16 +566,19 @@ AG_API void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
 /// multiple of its descriptor's alignment, or the last one (the place's
 /// branch said one is). A descriptor the pass put in a table has a constant
 /// power-of-two alignment (0 or another value reads as "any": not the one).
+/// A table of another version is read no further than its first version:
+/// its first address and descriptor, which the hook reports as such.
 static size_t first_failing(const alignguard_site *sites, uint64_t count,
                             const uint64_t *addresses) {
+  if (!sites || sites->version != ALIGNGUARD_SITE_VERSION)
+    return 0;
   if (count > 4)
     count = 4;
   for (size_t i = 0; i + 1 < count; ++i) {
-    uint64_t alignment;
-    int64_t offset;
-    table_entry(sites, i, &alignment, &offset);
+    uint64_t alignment = sites[i].alignment;
+    uint64_t offset = sites[i].offset;
     if (alignment != 0 && (alignment & (alignment - 1)) == 0 &&
-        ((addresses[i] - (uint64_t)offset) & (alignment - 1)) != 0)
+        ((addresses[i] - offset) & (alignment - 1)) != 0)
       return i;
   }
   return count ? (size_t)count - 1 : 0;
@@ -628,63 +594,36 @@ static void report_first(one_check_hook hook, uint64_t address0,
                          uint64_t count) {
   const uint64_t addresses[4] = {address0, address1, address2, address3};
   size_t i = first_failing(sites, count, addresses);
-  uint64_t alignment;
-  int64_t offset;
-  const alignguard_site *site = table_entry(sites, i, &alignment, &offset);
-  hook(site, addresses[i], alignment, offset);
+  if (!sites || sites->version != ALIGNGUARD_SITE_VERSION) {
+    hook(sites, addresses[0], 0, 0); /* reported as a version mismatch */
+    return;
+  }
+  hook(&sites[i], addresses[i], sites[i].alignment, (int64_t)sites[i].offset);
 }
 
-AG_API void __alignguard_report_first_v3(uint64_t address0, uint64_t address1,
-                                         uint64_t address2, uint64_t address3,
-                                         const alignguard_site *sites,
-                                         uint64_t count) {
-  report_first(__alignguard_report, address0, address1, address2, address3,
-               sites, count);
-}
-
-AG_API void __alignguard_report_first_abort_v3(
-    uint64_t address0, uint64_t address1, uint64_t address2, uint64_t address3,
-    const alignguard_site *sites, uint64_t count) {
-  report_first(__alignguard_report_abort, address0, address1, address2,
-               address3, sites, count);
-  abort(); /* not reached: the hook aborts */
-}
-
-AG_API void __alignguard_fallback_first_v3(uint64_t address0, uint64_t address1,
-                                           uint64_t address2, uint64_t address3,
-                                           const alignguard_site *sites,
-                                           uint64_t count) {
-  report_first(__alignguard_fallback, address0, address1, address2, address3,
-               sites, count);
-}
-
-/* The table hooks under the names an older plugin emitted (with version 2
- * tables, or packed ones from the plugins of 2026-12-04): objects it built
- * still link and report. The plugin now emits the _v3 names, so that an
- * object with packed tables does not link against a runtime from before
- * them, which might walk them as version 2. */
 AG_API void __alignguard_report_first(uint64_t address0, uint64_t address1,
                                       uint64_t address2, uint64_t address3,
                                       const alignguard_site *sites,
                                       uint64_t count) {
-  __alignguard_report_first_v3(address0, address1, address2, address3, sites,
-                               count);
+  report_first(__alignguard_report, address0, address1, address2, address3,
+               sites, count);
 }
 
 AG_API void
 __alignguard_report_first_abort(uint64_t address0, uint64_t address1,
                                 uint64_t address2, uint64_t address3,
                                 const alignguard_site *sites, uint64_t count) {
-  __alignguard_report_first_abort_v3(address0, address1, address2, address3,
-                                     sites, count);
+  report_first(__alignguard_report_abort, address0, address1, address2,
+               address3, sites, count);
+  abort(); /* not reached: the hook aborts */
 }
 
 AG_API void __alignguard_fallback_first(uint64_t address0, uint64_t address1,
                                         uint64_t address2, uint64_t address3,
                                         const alignguard_site *sites,
                                         uint64_t count) {
-  __alignguard_fallback_first_v3(address0, address1, address2, address3, sites,
-                                 count);
+  report_first(__alignguard_fallback, address0, address1, address2, address3,
+               sites, count);
 }
 
 /// The pair is stored as two atomics: a report racing with a change may call

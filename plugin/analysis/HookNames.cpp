@@ -20,15 +20,6 @@ static const HookEntry Hooks[] = {
     {ReportAbortHookName, HookKind::Abort, HookShape::OneCheck, OneCheckCType},
     {ReportHookName, HookKind::Report, HookShape::OneCheck, OneCheckCType},
     {FallbackHookName, HookKind::Fallback, HookShape::OneCheck, OneCheckCType},
-    {"__alignguard_report_first_abort_v3", HookKind::Abort, HookShape::Table,
-     TableCType},
-    {"__alignguard_report_first_v3", HookKind::Report, HookShape::Table,
-     TableCType},
-    {"__alignguard_fallback_first_v3", HookKind::Fallback, HookShape::Table,
-     TableCType},
-    // The table hooks' names before the _v3 ones (the runtime still defines
-    // them): recognised in IR an older plugin made (bitcode for LTO, say),
-    // never emitted (hookName takes the first of a kind and shape).
     {"__alignguard_report_first_abort", HookKind::Abort, HookShape::Table,
      TableCType},
     {"__alignguard_report_first", HookKind::Report, HookShape::Table,
@@ -51,8 +42,8 @@ StringRef hookName(HookKind Kind, HookShape Shape) {
 }
 
 ArrayRef<StringRef> hookNames() {
-  static const SmallVector<StringRef, 9> Names = [] {
-    SmallVector<StringRef, 9> N;
+  static const SmallVector<StringRef, 6> Names = [] {
+    SmallVector<StringRef, 6> N;
     for (const HookEntry &H : Hooks)
       N.push_back(H.Name);
     return N;

@@ -29,7 +29,7 @@ enum class HookKind { Report, Abort, Fallback };
 /// and offset (`void (ptr, i64, i64, i64)`), or with a place's pointers,
 /// 0 past the count, then a table of its 2 to MaxTableChecks descriptors
 /// and their count (`void (i64, i64, i64, i64, ptr, i64)`): the runtime
-/// finds the first that fails (`__alignguard_report_first_v3`, ...). The
+/// finds the first that fails (`__alignguard_report_first`, ...). The
 /// pointers come first so that they are passed in the registers a kernel's
 /// own pointer arguments arrive in: the hot path need not move them.
 enum class HookShape { OneCheck, Table };
@@ -37,9 +37,8 @@ inline constexpr unsigned MaxTableChecks = 4;
 
 /// The name of the hook of Kind and Shape.
 llvm::StringRef hookName(HookKind Kind, HookShape Shape);
-/// Every hook's name (with the table hooks' names before the _v3 ones, which
-/// the pass recognises and never emits), and whether Name is one, or an
-/// aborting one.
+/// Every hook's name, and whether Name is one, an aborting one or a
+/// fallback one.
 llvm::ArrayRef<llvm::StringRef> hookNames();
 bool isHookName(llvm::StringRef Name);
 bool isAbortHookName(llvm::StringRef Name);

@@ -80,8 +80,6 @@ bool decode(CallInst &Marker, std::vector<PlaceCheck> &Checks,
       if (Index >= tableSize(*Table))
         return false;
       C.Element = Index;
-    } else if (isOldSiteTable(C.Site)) {
-      return false; // an older plugin's table: no longer one descriptor
     } else if (auto *Desc = dyn_cast<Constant>(C.Site)) {
       C.Site = ConstantExpr::getPointerCast(
           Desc, compat::bytePtrTy(Desc->getContext(),

@@ -5,6 +5,7 @@
 #include "Compat.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,18 +30,9 @@ SiteInfo SiteInfo::from(const PromiseDescription &D) {
   return Site;
 }
 
-SiteDescriptors::SiteDescriptors(Module &M)
-    : M(M), AddrSpace(M.getDataLayout().getDefaultGlobalsAddressSpace()),
-      StrTy(compat::bytePtrTy(M.getContext(), AddrSpace)),
-      Zero32(ConstantInt::get(Type::getInt32Ty(M.getContext()), 0)),
-      Zero64(ConstantInt::get(Type::getInt64Ty(M.getContext()), 0)),
-      Version(ConstantInt::get(Type::getInt32Ty(M.getContext()), SiteVersion)) {
-}
-
-Constant *SiteDescriptors::field(unsigned Bits, uint64_t V) {
-  if (V == 0)
-    return Bits == 32 ? Zero32 : Zero64;
-  return ConstantInt::get(Type::getIntNTy(M.getContext(), Bits), V);
+Type *SiteDescriptors::pointerType() const {
+  return compat::bytePtrTy(M.getContext(),
+                           M.getDataLayout().getDefaultGlobalsAddressSpace());
 }
 
 std::string SiteDescriptors::freshName(StringRef Base, unsigned &Next) const {
@@ -56,98 +48,45 @@ std::string SiteDescriptors::freshName(StringRef Base, unsigned &Next) const {
   return std::string(Name);
 }
 
-Constant *SiteDescriptors::string(StringRef Text, bool NullIfEmpty) {
-  if (Text.empty() && NullIfEmpty)
-    return ConstantPointerNull::get(cast<PointerType>(StrTy));
-  Constant *&Slot = Strings[Text];
-  if (Slot)
-    return Slot;
-  Constant *Init = ConstantDataArray::getString(M.getContext(), Text);
-  auto *GV = new GlobalVariable(
-      M, Init->getType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
-      Init, freshName("__alignguard_str", NextString), nullptr,
-      GlobalValue::NotThreadLocal, AddrSpace);
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  GV->setAlignment(Align(1));
-  return Slot = ConstantExpr::getPointerCast(GV, StrTy);
-}
-
-Constant *SiteDescriptors::initializer(const SiteInfo &Site) {
-  Constant *Fields[] = {
-      Version,
-      field(32, static_cast<unsigned>(Site.Kind)),
-      string(Site.Function, /*NullIfEmpty=*/false),
-      string(Site.Subject, /*NullIfEmpty=*/false),
-      string(Site.File, /*NullIfEmpty=*/true),
-      field(32, Site.Line),
-      field(32, Site.Column),
-      field(64, Site.Alignment),
-      field(64, static_cast<uint64_t>(Site.Offset)),
-      string(Site.PromiseFile, /*NullIfEmpty=*/true),
-      field(32, Site.PromiseLine),
-      field(32, Site.PromiseColumn),
-  };
-  return ConstantStruct::getAnon(M.getContext(), Fields);
-}
-
-Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
-  // Constants are unique: equal fields, one initializer.
-  Constant *Init = initializer(Site);
-  SmallVector<Constant *, 1> &Same = Made[Init];
-  if (R) {
-    unsigned &K = R->Taken[Init];
-    if (K < Same.size())
-      return Same[K++];
-    ++K;
-  }
-  // Not unnamed_addr: the runtime deduplicates reports by descriptor address.
-  auto *GV = new GlobalVariable(
-      M, Init->getType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
-      Init, freshName("__alignguard_site", NextSite), nullptr,
-      GlobalValue::NotThreadLocal, AddrSpace);
-  Same.push_back(ConstantExpr::getPointerCast(GV, StrTy));
-  return Same.back();
-}
-
 namespace {
-/// alignguard_packed_site's fields: their offsets in a descriptor.
-enum PackedField : unsigned {
-  PackedVersion = 0,
-  PackedKind = 4,
-  PackedFunction = 8,
-  PackedSubject = 12,
-  PackedFile = 16,
-  PackedLine = 20,
-  PackedColumn = 24,
-  PackedPromiseFile = 28,
-  PackedAlignment = 32,
-  PackedOffset = 40,
-  PackedPromiseLine = 48,
-  PackedPromiseColumn = 52,
+/// alignguard_site's fields: their offsets in a descriptor.
+enum SiteField : unsigned {
+  FieldVersion = 0,
+  FieldKind = 4,
+  FieldFunction = 8,
+  FieldSubject = 12,
+  FieldFile = 16,
+  FieldLine = 20,
+  FieldColumn = 24,
+  FieldPromiseFile = 28,
+  FieldAlignment = 32,
+  FieldOffset = 40,
+  FieldPromiseLine = 48,
+  FieldPromiseColumn = 52,
 };
-static_assert(PackedPromiseColumn + 4 == PackedSiteSize, "56 bytes");
+static_assert(FieldPromiseColumn + 4 == SiteSize, "56 bytes");
 
-/// A packed table's bytes: the descriptors, then their strings.
-class PackedTable {
+/// A block's bytes: the descriptors, then their strings.
+class BlockBytes {
 public:
-  PackedTable(size_t Count, compat::Endianness Order)
-      : Descriptors(Count * PackedSiteSize, '\0'), Order(Order) {}
+  BlockBytes(size_t Count, compat::Endianness Order)
+      : Descriptors(Count * SiteSize, '\0'), Order(Order) {}
 
   /// The Index-th descriptor's fields, from Site.
   void set(unsigned Index, const SiteInfo &Site) {
-    size_t At = size_t(Index) * PackedSiteSize;
-    put(At + PackedVersion, PackedSiteVersion, 4);
-    put(At + PackedKind, static_cast<unsigned>(Site.Kind), 4);
-    put(At + PackedFunction, string(Site.Function, At, false), 4);
-    put(At + PackedSubject, string(Site.Subject, At, false), 4);
-    put(At + PackedFile, string(Site.File, At, true), 4);
-    put(At + PackedLine, Site.Line, 4);
-    put(At + PackedColumn, Site.Column, 4);
-    put(At + PackedPromiseFile, string(Site.PromiseFile, At, true), 4);
-    put(At + PackedAlignment, Site.Alignment, 8);
-    put(At + PackedOffset, static_cast<uint64_t>(Site.Offset), 8);
-    put(At + PackedPromiseLine, Site.PromiseLine, 4);
-    put(At + PackedPromiseColumn, Site.PromiseColumn, 4);
+    size_t At = size_t(Index) * SiteSize;
+    put(At + FieldVersion, SiteVersion, 4);
+    put(At + FieldKind, static_cast<unsigned>(Site.Kind), 4);
+    put(At + FieldFunction, string(Site.Function, At, false), 4);
+    put(At + FieldSubject, string(Site.Subject, At, false), 4);
+    put(At + FieldFile, string(Site.File, At, true), 4);
+    put(At + FieldLine, Site.Line, 4);
+    put(At + FieldColumn, Site.Column, 4);
+    put(At + FieldPromiseFile, string(Site.PromiseFile, At, true), 4);
+    put(At + FieldAlignment, Site.Alignment, 8);
+    put(At + FieldOffset, static_cast<uint64_t>(Site.Offset), 8);
+    put(At + FieldPromiseLine, Site.PromiseLine, 4);
+    put(At + FieldPromiseColumn, Site.PromiseColumn, 4);
   }
 
   /// { [descriptors x i8], [strings x i8] }.
@@ -171,13 +110,13 @@ private:
       Strings.push_back('\0');
     }
     uint64_t Offset = Descriptors.size() + Found.first->second - Descriptor;
-    assert(Offset <= UINT32_MAX && "a table's strings fit 32-bit offsets");
+    assert(Offset <= UINT32_MAX && "a block's strings fit 32-bit offsets");
     return Offset;
   }
 
   /// The field of Bytes (4 or 8) bytes at At.
   void put(size_t At, uint64_t V, unsigned Bytes) {
-    assert((Bytes == 4 || Bytes == 8) && "a packed field is 4 or 8 bytes");
+    assert((Bytes == 4 || Bytes == 8) && "a descriptor field is 4 or 8 bytes");
     if (Bytes == 4)
       support::endian::write<uint32_t, support::unaligned>(
           &Descriptors[At], static_cast<uint32_t>(V), Order);
@@ -191,15 +130,15 @@ private:
   compat::Endianness Order;
 };
 
-/// The table's descriptors' bytes (its first part).
+/// The block's descriptors' bytes (its first part).
 StringRef descriptorBytes(const GlobalVariable &Table) {
   auto *Parts = cast<ConstantStruct>(Table.getInitializer());
   return cast<ConstantDataArray>(Parts->getOperand(0))->getRawDataValues();
 }
 
-/// The field of Bytes (4 or 8) bytes at At in a table's descriptors.
-uint64_t packedField(const GlobalVariable &Table, size_t At, unsigned Bytes) {
-  assert((Bytes == 4 || Bytes == 8) && "a packed field is 4 or 8 bytes");
+/// The field of Bytes (4 or 8) bytes at At in a block's descriptors.
+uint64_t siteField(const GlobalVariable &Table, size_t At, unsigned Bytes) {
+  assert((Bytes == 4 || Bytes == 8) && "a descriptor field is 4 or 8 bytes");
   const char *Field = descriptorBytes(Table).data() + At;
   compat::Endianness Order =
       compat::byteOrder(Table.getParent()->getDataLayout());
@@ -209,9 +148,8 @@ uint64_t packedField(const GlobalVariable &Table, size_t At, unsigned Bytes) {
 }
 } // namespace
 
-GlobalVariable *SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
-  assert(Sites.size() >= 2 && Sites.size() <= MaxTableChecks);
-  PackedTable Bytes(Sites.size(), compat::byteOrder(M.getDataLayout()));
+GlobalVariable *SiteDescriptors::block(ArrayRef<SiteInfo> Sites) {
+  BlockBytes Bytes(Sites.size(), compat::byteOrder(M.getDataLayout()));
   for (unsigned I = 0; I != Sites.size(); ++I)
     Bytes.set(I, Sites[I]);
   Constant *Init = Bytes.initializer(M.getContext());
@@ -219,9 +157,33 @@ GlobalVariable *SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
   auto *GV = new GlobalVariable(
       M, Init->getType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
       Init, freshName("__alignguard_site", NextSite), nullptr,
-      GlobalValue::NotThreadLocal, AddrSpace);
+      GlobalValue::NotThreadLocal,
+      M.getDataLayout().getDefaultGlobalsAddressSpace());
   GV->setAlignment(Align(8)); // the descriptors' 64-bit fields
   return GV;
+}
+
+Constant *SiteDescriptors::create(const SiteInfo &Site, Reuse *R) {
+  // The bytes of equal fields are equal, so the initializers are one
+  // constant: a recover copy finds its original's descriptors by them.
+  BlockBytes Bytes(1, compat::byteOrder(M.getDataLayout()));
+  Bytes.set(0, Site);
+  Constant *Init = Bytes.initializer(M.getContext());
+  SmallVector<Constant *, 1> &Same = Made[Init];
+  if (R) {
+    unsigned &K = R->Taken[Init];
+    if (K < Same.size())
+      return Same[K++];
+    ++K;
+  }
+  GlobalVariable *GV = block(Site);
+  Same.push_back(ConstantExpr::getPointerCast(GV, pointerType()));
+  return Same.back();
+}
+
+GlobalVariable *SiteDescriptors::createTable(ArrayRef<SiteInfo> Sites) {
+  assert(Sites.size() >= 2 && Sites.size() <= MaxTableChecks);
+  return block(Sites);
 }
 
 Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
@@ -236,7 +198,7 @@ Constant *tableElementPointer(GlobalVariable &Table, unsigned Index) {
   Constant *Indices[] = {
       ConstantInt::get(Type::getInt64Ty(Ctx), 0),
       ConstantInt::get(Type::getInt32Ty(Ctx), 0),
-      ConstantInt::get(Type::getInt64Ty(Ctx), Index * PackedSiteSize)};
+      ConstantInt::get(Type::getInt64Ty(Ctx), Index * SiteSize)};
   return ConstantExpr::getPointerCast(
       ConstantExpr::getInBoundsGetElementPtr(Table.getValueType(), &Table,
                                              Indices),
@@ -249,8 +211,8 @@ static bool hasSiteName(const GlobalVariable &GV) {
   return compat::startsWith(GV.getName(), "__alignguard_site");
 }
 
-/// A table createTable made: { [K * PackedSiteSize x i8], [N x i8] } with
-/// 2 to MaxTableChecks descriptors of PackedSiteVersion.
+/// A table createTable made: { [K * SiteSize x i8], [N x i8] } with 2 to
+/// MaxTableChecks descriptors of SiteVersion.
 static bool isSiteTable(const GlobalVariable &GV) {
   if (!GV.isConstant() || !GV.hasInitializer() || !GV.hasLocalLinkage() ||
       !hasSiteName(GV))
@@ -265,9 +227,9 @@ static bool isSiteTable(const GlobalVariable &GV) {
   if (!Descriptors || !Descriptors->isString())
     return false;
   size_t Size = Descriptors->getNumElements();
-  return Size % PackedSiteSize == 0 && Size >= 2 * PackedSiteSize &&
-         Size <= MaxTableChecks * PackedSiteSize &&
-         packedField(GV, PackedVersion, 4) == PackedSiteVersion;
+  return Size % SiteSize == 0 && Size >= 2 * SiteSize &&
+         Size <= MaxTableChecks * SiteSize &&
+         siteField(GV, FieldVersion, 4) == SiteVersion;
 }
 
 GlobalVariable *siteTable(Value *Site) {
@@ -275,14 +237,9 @@ GlobalVariable *siteTable(Value *Site) {
   return GV && isSiteTable(*GV) ? GV : nullptr;
 }
 
-bool isOldSiteTable(const Value *Site) {
-  auto *GV = dyn_cast_or_null<GlobalVariable>(Site);
-  return GV && hasSiteName(*GV) && GV->getValueType()->isArrayTy();
-}
-
 unsigned tableSize(const GlobalVariable &Table) {
   assert(isSiteTable(Table) && "tableSize takes what siteTable returned");
-  return descriptorBytes(Table).size() / PackedSiteSize;
+  return descriptorBytes(Table).size() / SiteSize;
 }
 
 std::optional<TableElement> tableElement(const GlobalVariable &Table,
@@ -290,10 +247,10 @@ std::optional<TableElement> tableElement(const GlobalVariable &Table,
   assert(isSiteTable(Table) && "tableElement takes what siteTable returned");
   if (Index >= tableSize(Table))
     return std::nullopt;
-  size_t At = size_t(Index) * PackedSiteSize;
+  size_t At = size_t(Index) * SiteSize;
   return TableElement{
-      packedField(Table, At + PackedAlignment, 8),
-      static_cast<int64_t>(packedField(Table, At + PackedOffset, 8))};
+      siteField(Table, At + FieldAlignment, 8),
+      static_cast<int64_t>(siteField(Table, At + FieldOffset, 8))};
 }
 
 static FunctionType *hookType(LLVMContext &Ctx, Type *SitePtrTy,

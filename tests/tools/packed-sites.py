@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Copy textual IR from stdin to stdout and, after each packed site table
-the pass emitted (alignguard_packed_site, runtime/include/alignguard/
-alignguard.h), add one comment line that decodes it, for FileCheck:
+"""Copy textual IR from stdin to stdout and, after each block of site
+descriptors the pass emitted (one descriptor, or a table of 2 to 4:
+alignguard_site, runtime/include/alignguard/alignguard.h), add one comment
+line that decodes it, for FileCheck:
 
   ; packed @__alignguard_site.N = [{ i32 3, i32 KIND, c"FUNCTION",
   ;   c"SUBJECT", FILE, i32 LINE, i32 COLUMN, i64 ALIGNMENT, i64 OFFSET,
   ;   PROMISE_FILE, i32 PROMISE_LINE, i32 PROMISE_COLUMN }, ...]
 
-(one line; a file is c"..." or null, as the version 2 descriptors print
-them). Decodes the layout the header documents, independently of the pass:
-56-byte descriptors, then NUL-terminated strings named by their offset from
-the descriptor, in the byte order of the module's datalayout. Exits 1 when a
-table does not decode (not 2 to 4 descriptors, a string offset outside the
-table, an unterminated string, a descriptor of another version, a table
-line it cannot parse). Strings print as IR prints them (\XX escapes).
+(one line; a file is c"..." or null). Decodes the layout the header
+documents, independently of the pass: 56-byte descriptors, then
+NUL-terminated strings named by their offset from the descriptor, in the
+byte order of the module's datalayout. Exits 1 when a block does not decode
+(not 1 to 4 descriptors, a string offset outside the block, an unterminated
+string, a descriptor of another version, a descriptor line it cannot
+parse). Strings print as IR prints them (\XX escapes).
 """
 import re
 import struct
@@ -60,8 +61,8 @@ def fail(message):
 
 
 def decode(name, descriptors, strings, big_endian):
-    if len(descriptors) % SIZE or not 2 <= len(descriptors) // SIZE <= 4:
-        fail('%s: %d descriptor bytes, not 2 to 4 of %d' %
+    if len(descriptors) % SIZE or not 1 <= len(descriptors) // SIZE <= 4:
+        fail('%s: %d descriptor bytes, not 1 to 4 of %d' %
              (name, len(descriptors), SIZE))
     blob = descriptors + strings
     order = '>' if big_endian else '<'
@@ -109,9 +110,9 @@ def main():
             continue
         m = TABLE.match(line)
         if not m:
-            if ' = private constant { [' in line:
-                fail('a table this script cannot read: ' + line.strip())
-            continue  # a version 2 descriptor, printed as a struct
+            if ' = private constant ' in line:
+                fail('a descriptor this script cannot read: ' + line.strip())
+            continue  # another global of that name (descriptor-names.ll)
         name, size0, size1, text0, text1, align = m.groups()
         descriptors = unescape(text0)
         strings = unescape(text1) if text1 is not None else bytes(int(size1))

@@ -108,9 +108,9 @@ int elementOf(Value *Site, GlobalVariable *Table, const DataLayout &DL) {
   APInt Bytes(DL.getIndexTypeSizeInBits(Site->getType()), 0);
   if (Site->stripAndAccumulateConstantOffsets(DL, Bytes, false) != Table)
     return -1;
-  if (Bytes.getZExtValue() % PackedSiteSize != 0)
+  if (Bytes.getZExtValue() % SiteSize != 0)
     return -1;
-  return static_cast<int>(Bytes.getZExtValue() / PackedSiteSize);
+  return static_cast<int>(Bytes.getZExtValue() / SiteSize);
 }
 
 /// True when C, a constant, is used by an instruction, itself or through
@@ -144,7 +144,7 @@ TEST(PlaceChecksTest, DeferredTablePlaceCallsTheTableHookAndMakesNoElements) {
   raw_string_ostream OS(Err);
   ASSERT_FALSE(verifyModule(*P.M, &OS)) << OS.str();
   std::vector<CallInst *> Calls =
-      P.callsOf("__alignguard_report_first_abort_v3");
+      P.callsOf("__alignguard_report_first_abort");
   ASSERT_EQ(Calls.size(), 1u);
   // The table hook: four pointers, the table (its first element), count.
   CallInst *Call = Calls.front();

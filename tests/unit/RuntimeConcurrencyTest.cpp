@@ -19,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SiteBlocks.h"
+
 #include "alignguard/alignguard.h"
 
 #include <gtest/gtest.h>
@@ -118,20 +120,23 @@ template <typename F> void together(int N, F Fn) {
     Th.join();
 }
 
-alignguard_site siteNamed(const char *Subject) {
-  alignguard_site S{};
-  S.version = ALIGNGUARD_SITE_VERSION;
-  S.kind = ALIGNGUARD_KIND_ASSUME_BUNDLE;
-  S.function = "pool";
-  S.subject = Subject;
-  S.alignment = 16;
-  return S;
+sites::Fields fieldsNamed(const char *Subject) {
+  sites::Fields F;
+  F.Kind = ALIGNGUARD_KIND_ASSUME_BUNDLE;
+  F.Function = "pool";
+  F.Subject = Subject;
+  F.Alignment = 16;
+  return F;
+}
+
+const alignguard_site *siteNamed(const char *Subject) {
+  return sites::block({fieldsNamed(Subject)});
 }
 
 const char *const Subjects[Threads] = {"a", "b", "c", "d", "e", "f", "g", "h"};
 
 /// One site a thread: subjects a to h.
-void nameSites(alignguard_site (&Sites)[Threads]) {
+void nameSites(const alignguard_site *(&Sites)[Threads]) {
   for (int T = 0; T < Threads; ++T)
     Sites[T] = siteNamed(Subjects[T]);
 }
@@ -145,7 +150,7 @@ std::string expectedLine(const char *Subject, const char *Tail = "") {
 
 } // namespace
 
-alignguard_site FirstSites[Threads];
+const alignguard_site *FirstSites[Threads];
 
 TEST(RuntimeConcurrency, FirstReportsRaceToParseTheOptionsAndOpenTheLog) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -177,7 +182,7 @@ TEST(RuntimeConcurrency, FirstReportsRaceToParseTheOptionsAndOpenTheLog) {
       close(FD);
     });
     together(Threads,
-             [](int T) { __alignguard_report(&FirstSites[T], 0x1004, 16, 0); });
+             [](int T) { __alignguard_report(FirstSites[T], 0x1004, 16, 0); });
     Reader.join();
     unlink(Fifo.c_str());
     rmdir(Dir);
@@ -198,30 +203,10 @@ TEST(RuntimeConcurrency, FirstReportsRaceToParseTheOptionsAndOpenTheLog) {
                             "counted=8\n"));
 }
 
-/// One place's packed table of two descriptors (both 16-byte, "p0", "p1"),
-/// strings after the descriptors, as the pass lays it out.
-struct PackedPair {
-  alignguard_packed_site Sites[2];
-  char Strings[12];
-};
-
-PackedPair makePair() {
-  PackedPair P{};
-  memcpy(P.Strings, "pool\0p0\0p1", 11);
-  for (uint32_t I = 0; I != 2; ++I) {
-    alignguard_packed_site &S = P.Sites[I];
-    uint32_t Strings = uint32_t(offsetof(PackedPair, Strings)) - I * 56;
-    S.version = ALIGNGUARD_PACKED_SITE_VERSION;
-    S.kind = ALIGNGUARD_KIND_ASSUME_BUNDLE;
-    S.function = Strings;
-    S.subject = Strings + 5 + 3 * I;
-    S.alignment = 16;
-  }
-  return P;
-}
-
-alignguard_site MixedSites[Threads];
-PackedPair MixedTable = makePair();
+/// One place's table of two descriptors (both 16-byte, "p0", "p1").
+const alignguard_site *const MixedTable =
+    sites::block({fieldsNamed("p0"), fieldsNamed("p1")});
+const alignguard_site *MixedSites[Threads];
 
 TEST(RuntimeConcurrency, ViolationsFallbacksAndTablesFromEveryThread) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -231,15 +216,14 @@ TEST(RuntimeConcurrency, ViolationsFallbacksAndTablesFromEveryThread) {
     constexpr int Rounds = 200;
     std::atomic<int> OwnLastError{0};
     together(Threads, [&OwnLastError](int T) {
-      const auto *Table =
-          reinterpret_cast<const alignguard_site *>(&MixedTable);
+      const alignguard_site *Table = MixedTable;
       for (int R = 0; R < Rounds; ++R) {
         // Every thread walks every site, so first claims collide.
-        const alignguard_site *S = &MixedSites[(T + R) % Threads];
+        const alignguard_site *S = MixedSites[(T + R) % Threads];
         __alignguard_report(S, 0x1004, 16, 0);
         __alignguard_fallback(S, 0x1004, 16, 0);
-        __alignguard_report_first_v3(0x1000, 0x2004, 0, 0, Table, 2);
-        __alignguard_fallback_first_v3(0x1004, 0x2000, 0, 0, Table, 2);
+        __alignguard_report_first(0x1000, 0x2004, 0, 0, Table, 2);
+        __alignguard_fallback_first(0x1004, 0x2000, 0, 0, Table, 2);
         // Last: a report with this thread's own address.
         __alignguard_report(S, 0x1004 + 0x100 * (uint64_t)T, 16, 0);
       }
@@ -274,7 +258,7 @@ TEST(RuntimeConcurrency, ViolationsFallbacksAndTablesFromEveryThread) {
 }
 
 constexpr int SwapSites = 64;
-alignguard_site SwapSite[SwapSites];
+const alignguard_site *SwapSite[SwapSites];
 std::atomic<int> CallsOfA{0}, CallsOfB{0}, WrongUser{0};
 int UserA, UserB;
 
@@ -290,7 +274,7 @@ void countCalls(const alignguard_report_info *Info, void *User) {
 TEST(RuntimeConcurrency, HandlerChangedWhileThreadsReport) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   auto Body = [] {
-    for (alignguard_site &S : SwapSite)
+    for (const alignguard_site *&S : SwapSite)
       S = siteNamed("s");
     std::string Log = logTo("");
     alignguard_handler A = countCalls<CallsOfA>, B = countCalls<CallsOfB>;
@@ -310,7 +294,7 @@ TEST(RuntimeConcurrency, HandlerChangedWhileThreadsReport) {
         return;
       }
       for (int I = T - 1; I < SwapSites; I += Threads - 1)
-        __alignguard_report(&SwapSite[I], 0x1004, 16, 0);
+        __alignguard_report(SwapSite[I], 0x1004, 16, 0);
     });
     bool Whole = false;
     std::map<std::string, int> Lines = linesOf(Log, Whole);

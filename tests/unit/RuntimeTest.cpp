@@ -20,10 +20,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SiteBlocks.h"
+
 #include "alignguard/alignguard.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -42,43 +45,34 @@
 
 namespace {
 
-alignguard_site makeSite(const char *Fn, const char *Subject, const char *File,
+sites::Fields siteFields(const char *Fn, const char *Subject, const char *File,
                          uint32_t Line, uint32_t Column) {
-  return {ALIGNGUARD_SITE_VERSION,
-          ALIGNGUARD_KIND_PARAM_ATTR,
-          Fn,
-          Subject,
-          File,
-          Line,
-          Column,
-          16,
-          0,
-          nullptr,
-          0,
-          0};
+  sites::Fields F;
+  F.Function = Fn;
+  F.Subject = Subject;
+  F.File = File;
+  F.Line = Line;
+  F.Column = Column;
+  return F;
+}
+
+const alignguard_site *makeSite(const char *Fn, const char *Subject,
+                                const char *File, uint32_t Line,
+                                uint32_t Column) {
+  return sites::block({siteFields(Fn, Subject, File, Line, Column)});
 }
 
 /// A site that also says where its promise was written.
-alignguard_site makePromisedSite(const char *Fn, const char *File,
-                                 uint32_t Line, uint32_t Column,
-                                 const char *PromiseFile, uint32_t PromiseLine,
-                                 uint32_t PromiseColumn) {
-  alignguard_site S = makeSite(Fn, "p", File, Line, Column);
-  S.promise_file = PromiseFile;
-  S.promise_line = PromiseLine;
-  S.promise_column = PromiseColumn;
-  return S;
-}
-
-/// A version 1 descriptor: the fields after `offset` do not exist, so they
-/// hold a pointer that crashes the test if read, and a line that shows.
-alignguard_site versionOne(const char *File, uint32_t Line, uint32_t Column) {
-  alignguard_site S = makeSite("f", "p", File, Line, Column);
-  S.version = 1;
-  S.promise_file = reinterpret_cast<const char *>(uintptr_t{1});
-  S.promise_line = 77;
-  S.promise_column = 77;
-  return S;
+const alignguard_site *makePromisedSite(const char *Fn, const char *File,
+                                        uint32_t Line, uint32_t Column,
+                                        const char *PromiseFile,
+                                        uint32_t PromiseLine,
+                                        uint32_t PromiseColumn) {
+  sites::Fields F = siteFields(Fn, "p", File, Line, Column);
+  F.PromiseFile = PromiseFile;
+  F.PromiseLine = PromiseLine;
+  F.PromiseColumn = PromiseColumn;
+  return sites::block({F});
 }
 
 std::string format(const alignguard_site *Site, uint64_t Ptr, uint64_t Align,
@@ -131,8 +125,9 @@ void record(const alignguard_report_info *Info, void *User) {
      << " alignment=" << Info->alignment << " offset=" << Info->offset
      << " misalignment=" << Info->misalignment << " fatal=" << Info->fatal
      << " fallback=" << Info->fallback << " actual=" << Info->actual_alignment
-     << " promised=" << (Info->promise_file ? Info->promise_file : "(none)")
-     << ":" << Info->promise_line << ":" << Info->promise_column
+     << " promised="
+     << (Info->site->promise_file ? Info->site->promise_file : "(none)") << ":"
+     << Info->site->promise_line << ":" << Info->site->promise_column
      << " message=" << Info->message;
   R->Last = OS.str();
   R->Calls.fetch_add(1);
@@ -147,7 +142,7 @@ void sayHandler(const alignguard_report_info *Info, void *) {
 
 struct FormatCase {
   const char *Name;
-  alignguard_site Site;
+  const alignguard_site *Site;
   bool NullSite;
   uint64_t Pointer;
   uint64_t Alignment;
@@ -158,13 +153,16 @@ struct FormatCase {
 /// gtest prints a failing case by name rather than as a byte dump.
 void PrintTo(const FormatCase &C, std::ostream *OS) { *OS << C.Name; }
 
-/// A descriptor of another ABI version: only `version` may be read, so the
-/// other fields are pointers that crash the test if dereferenced.
-alignguard_site otherVersion(uint32_t Version) {
-  const char *Poison = reinterpret_cast<const char *>(uintptr_t{1});
-  alignguard_site S = makeSite(Poison, Poison, Poison, 1, 1);
-  S.version = Version;
-  S.kind = 99;
+/// A descriptor of another version: only `version` may be read, so its
+/// strings are offsets far outside it, which crash the test if followed.
+const alignguard_site *otherVersion(uint32_t Version) {
+  sites::Fields F;
+  F.Version = Version;
+  F.Kind = 99;
+  const alignguard_site *S = sites::block({F});
+  auto *Poisoned = const_cast<alignguard_site *>(S);
+  Poisoned->function = Poisoned->subject = Poisoned->file =
+      Poisoned->promise_file = 0x7ffffff0u;
   return S;
 }
 
@@ -302,18 +300,15 @@ const FormatCase FormatCases[] = {
      16, 16,
      "alignguard: f: p = 0x10 - 16 is 16-byte aligned (0 bytes past a "
      "boundary)"},
-    // Version 1 (no promise location) still reads; its absent fields are not.
-    {"VersionOne", versionOne("dot.c", 3, 7), false, 0x1004, 16, 0,
-     "alignguard: f: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
-     "(4 bytes past a boundary) at dot.c:3:7"},
-    {"VersionOneWithoutFile", versionOne(nullptr, 0, 0), false, 0x1004, 16, 0,
-     "alignguard: f: p = 0x1004 is 4-byte aligned, not 16-byte aligned "
-     "(4 bytes past a boundary)"},
-    {"UnknownVersion", otherVersion(4), false, 0x1004, 16, 0,
-     "alignguard: report from a site descriptor of unknown version 4 "
+    // A descriptor of another version is said to be one, and not read.
+    {"OtherVersion", otherVersion(2), false, 0x1004, 16, 0,
+     "alignguard: report from a site descriptor of version 2, not 3 "
+     "(pointer 0x1004)"},
+    {"LaterVersion", otherVersion(4), false, 0x1004, 16, 0,
+     "alignguard: report from a site descriptor of version 4, not 3 "
      "(pointer 0x1004)"},
     {"VersionZero", otherVersion(0), false, 0xdeadbeef, 0, 5,
-     "alignguard: report from a site descriptor of unknown version 0 "
+     "alignguard: report from a site descriptor of version 0, not 3 "
      "(pointer 0xdeadbeef)"},
 };
 
@@ -322,7 +317,7 @@ class RuntimeFormat : public ::testing::TestWithParam<FormatCase> {};
 TEST_P(RuntimeFormat, ExactLine) {
   const FormatCase &C = GetParam();
   EXPECT_EQ(
-      format(C.NullSite ? nullptr : &C.Site, C.Pointer, C.Alignment, C.Offset),
+      format(C.NullSite ? nullptr : C.Site, C.Pointer, C.Alignment, C.Offset),
       C.Expected);
 }
 
@@ -332,12 +327,12 @@ INSTANTIATE_TEST_SUITE_P(Cases, RuntimeFormat, ::testing::ValuesIn(FormatCases),
                          });
 
 TEST(RuntimeFormatBuffer, EverySizeTruncatesAndReturnsFullLength) {
-  const alignguard_site Site = makeSite("dot", "p", "dot.c", 3, 7);
-  const std::string Full = format(&Site, 0x1004, 16, 0);
+  const alignguard_site *Site = makeSite("dot", "p", "dot.c", 3, 7);
+  const std::string Full = format(Site, 0x1004, 16, 0);
   for (size_t Size = 0; Size <= Full.size() + 2; ++Size) {
     SCOPED_TRACE("size " + std::to_string(Size));
     std::vector<char> Buf(Full.size() + 8, '#');
-    EXPECT_EQ(alignguard_format_report(Buf.data(), Size, &Site, 0x1004, 16, 0),
+    EXPECT_EQ(alignguard_format_report(Buf.data(), Size, Site, 0x1004, 16, 0),
               Full.size());
     size_t Kept = Size == 0 ? 0 : std::min(Size - 1, Full.size());
     EXPECT_EQ(std::string(Buf.data(), Kept), Full.substr(0, Kept));
@@ -352,10 +347,10 @@ TEST(RuntimeFormatBuffer, EverySizeTruncatesAndReturnsFullLength) {
 /// Formats Site's report for 0x1001 at alignment 8 into 1024 bytes: the
 /// result is Full's length, the text Full cut to 1023 characters, and nothing
 /// is written past the 1024 bytes.
-void expectCutTo1023(const alignguard_site &Site, const std::string &Full) {
+void expectCutTo1023(const alignguard_site *Site, const std::string &Full) {
   char Buf[1024 + 64];
   std::memset(Buf, '#', sizeof Buf);
-  EXPECT_EQ(alignguard_format_report(Buf, 1024, &Site, 0x1001, 8, 0),
+  EXPECT_EQ(alignguard_format_report(Buf, 1024, Site, 0x1001, 8, 0),
             Full.size());
   EXPECT_EQ(std::string(Buf), Full.substr(0, 1023));
   for (size_t I = 1024; I < sizeof Buf; ++I)
@@ -364,7 +359,7 @@ void expectCutTo1023(const alignguard_site &Site, const std::string &Full) {
 
 TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
   const std::string Subject(2000, 's');
-  const alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
+  const alignguard_site *Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
   expectCutTo1023(
       Site,
       "alignguard: f: " + Subject +
@@ -376,7 +371,7 @@ TEST(RuntimeFormatBuffer, LongSubjectIsCutWithoutOverflow) {
 // cut like any other text.
 TEST(RuntimeFormatBuffer, EscapesCountInTheFullLengthAndAreCut) {
   const std::string Name(600, '\x1b');
-  const alignguard_site Site = makeSite(Name.c_str(), "p", nullptr, 0, 0);
+  const alignguard_site *Site = makeSite(Name.c_str(), "p", nullptr, 0, 0);
   std::string Escaped;
   for (size_t I = 0; I < Name.size(); ++I)
     Escaped += "\\x1b";
@@ -388,21 +383,21 @@ TEST(RuntimeFormatBuffer, EscapesCountInTheFullLengthAndAreCut) {
 }
 
 TEST(RuntimeFormatBuffer, SizeZeroWritesNothing) {
-  const alignguard_site Site = makeSite("f", "p", nullptr, 0, 0);
+  const alignguard_site *Site = makeSite("f", "p", nullptr, 0, 0);
   const size_t Full =
       std::strlen("alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte "
                   "aligned (1 bytes past a boundary)");
-  EXPECT_EQ(alignguard_format_report(nullptr, 0, &Site, 0x1001, 8, 0), Full);
+  EXPECT_EQ(alignguard_format_report(nullptr, 0, Site, 0x1001, 8, 0), Full);
   char Byte = '#';
-  EXPECT_EQ(alignguard_format_report(&Byte, 0, &Site, 0x1001, 8, 0), Full);
+  EXPECT_EQ(alignguard_format_report(&Byte, 0, Site, 0x1001, 8, 0), Full);
   EXPECT_EQ(Byte, '#');
 }
 
 TEST(RuntimeFormatBuffer, SizeOneWritesOnlyTheTerminator) {
-  const alignguard_site Site = makeSite("f", "p", nullptr, 0, 0);
+  const alignguard_site *Site = makeSite("f", "p", nullptr, 0, 0);
   char Buf[2] = {'#', '#'};
   EXPECT_EQ(
-      alignguard_format_report(Buf, 1, &Site, 0x1001, 8, 0),
+      alignguard_format_report(Buf, 1, Site, 0x1001, 8, 0),
       std::strlen(
           "alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte aligned (1 "
           "bytes past a boundary)"));
@@ -424,7 +419,7 @@ TEST(RuntimeHandler, SetHandlerReturnsThePreviousOne) {
   EXPECT_EQ(alignguard_set_handler(nullptr, nullptr), nullptr);
 }
 
-alignguard_site OnceSites[1] = {makeSite("dot", "p", "dot.c", 3, 7)};
+const alignguard_site *OnceSites[1] = {makeSite("dot", "p", "dot.c", 3, 7)};
 
 TEST(RuntimeHandler, SameSiteTwiceCallsHandlerOnceCountsTwice) {
   freshProcess();
@@ -432,8 +427,8 @@ TEST(RuntimeHandler, SameSiteTwiceCallsHandlerOnceCountsTwice) {
     Recorder R;
     alignguard_set_handler(record, &R);
     uint64_t Before = alignguard_violation_count();
-    __alignguard_report(&OnceSites[0], 0x1004, 16, 0);
-    __alignguard_report(&OnceSites[0], 0x2008, 16, 0);
+    __alignguard_report(OnceSites[0], 0x1004, 16, 0);
+    __alignguard_report(OnceSites[0], 0x2008, 16, 0);
     say("calls=" + std::to_string(R.Calls.load()) +
         " counted=" + std::to_string(alignguard_violation_count() - Before));
     say(R.Last);
@@ -448,8 +443,8 @@ TEST(RuntimeHandler, SameSiteTwiceCallsHandlerOnceCountsTwice) {
               "dot.c:3:7\n"));
 }
 
-alignguard_site TwoSites[2] = {makeSite("f", "p", nullptr, 0, 0),
-                               makeSite("g", "q", nullptr, 0, 0)};
+const alignguard_site *TwoSites[2] = {makeSite("f", "p", nullptr, 0, 0),
+                                      makeSite("g", "q", nullptr, 0, 0)};
 
 TEST(RuntimeHandler, TwoSitesCallHandlerTwice) {
   freshProcess();
@@ -457,9 +452,9 @@ TEST(RuntimeHandler, TwoSitesCallHandlerTwice) {
     Recorder R;
     alignguard_set_handler(record, &R);
     uint64_t Before = alignguard_violation_count();
-    __alignguard_report(&TwoSites[0], 0x1001, 8, 0);
-    __alignguard_report(&TwoSites[1], 0x1000, 64, -4);
-    __alignguard_report(&TwoSites[0], 0x1001, 8, 0);
+    __alignguard_report(TwoSites[0], 0x1001, 8, 0);
+    __alignguard_report(TwoSites[1], 0x1000, 64, -4);
+    __alignguard_report(TwoSites[0], 0x1001, 8, 0);
     say("calls=" + std::to_string(R.Calls.load()) +
         " counted=" + std::to_string(alignguard_violation_count() - Before));
     say(R.Last);
@@ -473,14 +468,14 @@ TEST(RuntimeHandler, TwoSitesCallHandlerTwice) {
               "64-byte aligned (4 bytes past a boundary)\n"));
 }
 
-alignguard_site NotPow2Site[1] = {makeSite("f", "p", nullptr, 0, 0)};
+const alignguard_site *NotPow2Site[1] = {makeSite("f", "p", nullptr, 0, 0)};
 
 TEST(RuntimeHandler, MisalignmentIsZeroWithoutPowerOfTwo) {
   freshProcess();
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(record, &R);
-    __alignguard_report(&NotPow2Site[0], 0x33, 12, 1);
+    __alignguard_report(NotPow2Site[0], 0x33, 12, 1);
     say(R.Last);
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
@@ -490,19 +485,19 @@ TEST(RuntimeHandler, MisalignmentIsZeroWithoutPowerOfTwo) {
                       "as the alignment 12 (not a power of two) requires\n"));
 }
 
-// A site of the current version that says where its promise was made, and
-// a version 1 site, which cannot say it (its fields would crash if read).
-alignguard_site PromiseSites[2] = {
-    makePromisedSite("k", "k.c", 9, 3, "k.h", 4, 10), versionOne("f.c", 1, 2)};
+// A site that says where its promise was made, and one that does not.
+const alignguard_site *PromiseSites[2] = {
+    makePromisedSite("k", "k.c", 9, 3, "k.h", 4, 10),
+    makeSite("f", "p", "f.c", 1, 2)};
 
 TEST(RuntimeHandler, InfoSaysActualAlignmentAndWhereThePromiseWasMade) {
   freshProcess();
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(record, &R);
-    __alignguard_report(&PromiseSites[0], 0x1018, 64, 0);
+    __alignguard_report(PromiseSites[0], 0x1018, 64, 0);
     say(R.Last);
-    __alignguard_report(&PromiseSites[1], 0x1002, 8, 0);
+    __alignguard_report(PromiseSites[1], 0x1002, 8, 0);
     say(R.Last);
   };
   EXPECT_EXIT(
@@ -518,16 +513,16 @@ TEST(RuntimeHandler, InfoSaysActualAlignmentAndWhereThePromiseWasMade) {
               "8-byte aligned (2 bytes past a boundary) at f.c:1:2\n"));
 }
 
-alignguard_site RestoreSites[2] = {makeSite("f", "p", nullptr, 0, 0),
-                                   makeSite("g", "q", "g.c", 9, 0)};
+const alignguard_site *RestoreSites[2] = {makeSite("f", "p", nullptr, 0, 0),
+                                          makeSite("g", "q", "g.c", 9, 0)};
 
 TEST(RuntimeHandler, RemovingTheHandlerRestoresTheDefaultLine) {
   freshProcess();
   auto Body = [] {
     alignguard_set_handler(sayHandler, nullptr);
-    __alignguard_report(&RestoreSites[0], 0x1001, 2, 0);
+    __alignguard_report(RestoreSites[0], 0x1001, 2, 0);
     alignguard_set_handler(nullptr, nullptr);
-    __alignguard_report(&RestoreSites[1], 0x1001, 4, 0);
+    __alignguard_report(RestoreSites[1], 0x1001, 4, 0);
   };
   EXPECT_EXIT(
       inChild(nullptr, Body), ::testing::ExitedWithCode(0),
@@ -538,7 +533,7 @@ TEST(RuntimeHandler, RemovingTheHandlerRestoresTheDefaultLine) {
           "bytes past a boundary) at g.c:9\n"));
 }
 
-alignguard_site ThrowSite[1] = {makeSite("f", "p", nullptr, 0, 0)};
+const alignguard_site *ThrowSite[1] = {makeSite("f", "p", nullptr, 0, 0)};
 
 TEST(RuntimeHandler, HandlerMayThrowThroughTheHook) {
   freshProcess();
@@ -549,7 +544,7 @@ TEST(RuntimeHandler, HandlerMayThrowThroughTheHook) {
         },
         nullptr);
     try {
-      __alignguard_report(&ThrowSite[0], 0x1001, 2, 0);
+      __alignguard_report(ThrowSite[0], 0x1001, 2, 0);
       say("not thrown");
     } catch (const std::runtime_error &E) {
       say(std::string("caught: ") + E.what());
@@ -576,7 +571,7 @@ TEST(RuntimeDefault, NullSiteIsReportedOnce) {
           "counted=2\n"));
 }
 
-alignguard_site ControlSite[1] = {makeSite(
+const alignguard_site *ControlSite[1] = {makeSite(
     "k\nernel\x1b]0;pwned\x07", "argument #0 '\x1b[2Jp'", "k\n.c", 4, 2)};
 const char ControlLine[] =
     "alignguard: k\\x0aernel\\x1b]0;pwned\\x07: argument #0 '\\x1b[2Jp' = "
@@ -586,28 +581,28 @@ const char ControlLine[] =
 TEST(RuntimeDefault, ControlBytesInNamesLeaveOneLine) {
   freshProcess();
   auto Body = [] {
-    __alignguard_report(&ControlSite[0], 0x1001, 8, 0);
+    __alignguard_report(ControlSite[0], 0x1001, 8, 0);
     say(std::string("last: ") + alignguard_last_error());
     alignguard_set_handler(sayHandler, nullptr);
-    __alignguard_report_abort(&ControlSite[0], 0x1001, 8, 0);
+    __alignguard_report_abort(ControlSite[0], 0x1001, 8, 0);
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
               exactly(std::string(ControlLine) + "\nlast: " + ControlLine +
                       "\nhandler: fatal=1 " + ControlLine + "\n"));
 }
 
-alignguard_site ManySites[300];
+const alignguard_site *ManySites[300];
 
 TEST(RuntimeDedup, TableOverflowReportsOnly256Sites) {
   freshProcess();
   auto Body = [] {
-    for (alignguard_site &S : ManySites)
+    for (const alignguard_site *&S : ManySites)
       S = makeSite("f", "p", nullptr, 0, 0);
     Recorder R;
     alignguard_set_handler(record, &R);
     for (int Round = 0; Round < 2; ++Round)
-      for (alignguard_site &S : ManySites)
-        __alignguard_report(&S, 0x1001, 16, 0);
+      for (const alignguard_site *&S : ManySites)
+        __alignguard_report(S, 0x1001, 16, 0);
     say("calls=" + std::to_string(R.Calls.load()) +
         " counted=" + std::to_string(alignguard_violation_count()));
   };
@@ -617,7 +612,7 @@ TEST(RuntimeDedup, TableOverflowReportsOnly256Sites) {
                       "calls=256 counted=600\n"));
 }
 
-alignguard_site ThreadSites[64];
+const alignguard_site *ThreadSites[64];
 
 struct PerSite {
   std::atomic<int> Calls[64] = {};
@@ -627,13 +622,16 @@ struct PerSite {
 TEST(RuntimeDedup, EightThreadsReportEachOf64SitesOnce) {
   freshProcess();
   auto Body = [] {
-    for (alignguard_site &S : ThreadSites)
+    for (const alignguard_site *&S : ThreadSites)
       S = makeSite("f", "p", nullptr, 0, 0);
     static PerSite Seen;
     alignguard_set_handler(
         [](const alignguard_report_info *Info, void *User) {
           auto *P = static_cast<PerSite *>(User);
-          P->Calls[Info->site - ThreadSites].fetch_add(1);
+          P->Calls[std::find(ThreadSites, ThreadSites + 64,
+                             Info->site->descriptor) -
+                   ThreadSites]
+              .fetch_add(1);
           P->Total.fetch_add(1);
         },
         &Seen);
@@ -646,7 +644,7 @@ TEST(RuntimeDedup, EightThreadsReportEachOf64SitesOnce) {
           std::this_thread::yield();
         // All threads walk the sites in step, so first claims collide.
         for (int I = 0; I < 10000; ++I)
-          __alignguard_report(&ThreadSites[I % 64], 0x1001, 16, 0);
+          __alignguard_report(ThreadSites[I % 64], 0x1001, 16, 0);
       });
     Go.store(true);
     for (std::thread &Th : Threads)
@@ -662,12 +660,12 @@ TEST(RuntimeDedup, EightThreadsReportEachOf64SitesOnce) {
               exactly("calls=64 sites seen once=64 counted=80000\n"));
 }
 
-alignguard_site RaceSites[256];
+const alignguard_site *RaceSites[256];
 
 TEST(RuntimeDedup, EightThreadsRaceForEveryFirstClaim) {
   freshProcess();
   auto Body = [] {
-    for (alignguard_site &S : RaceSites)
+    for (const alignguard_site *&S : RaceSites)
       S = makeSite("f", "p", nullptr, 0, 0);
     static std::atomic<int> Calls{0};
     alignguard_set_handler(
@@ -686,7 +684,7 @@ TEST(RuntimeDedup, EightThreadsRaceForEveryFirstClaim) {
           for (int Spin = 0; Arrived.load() < 8 * (K + 1); ++Spin)
             if (Spin > 1000)
               std::this_thread::yield();
-          __alignguard_report(&RaceSites[K], 0x1001, 16, 0);
+          __alignguard_report(RaceSites[K], 0x1001, 16, 0);
         }
       });
     for (std::thread &Th : Threads)
@@ -700,21 +698,16 @@ TEST(RuntimeDedup, EightThreadsRaceForEveryFirstClaim) {
 
 //===-- The table hooks (a place of 2 to 4 pointers) ----------------------===//
 
-/// A place's table of version 2 descriptors, as the plugin emitted it
-/// before the packed tables: out (64), in (32, offset 16), w (16), in check
-/// order. The tests below pass it to the hooks by the names that plugin
-/// called (objects it built still link and report) and to the _v3 ones
-/// (which take either layout); PackedTableByTheOldName passes a packed one
-/// by the old name, as the plugins of 2026-12-04 did.
-alignguard_site tableSite(const char *Subject, uint64_t Alignment,
-                          uint64_t Offset) {
-  alignguard_site S = makeSite("k", Subject, "k.c", 4, 2);
-  S.alignment = Alignment;
-  S.offset = Offset;
-  return S;
+/// A place's table: out (64), in (32, offset 16), w (16), in check order.
+sites::Fields tableSite(const char *Subject, uint64_t Alignment,
+                        int64_t Offset) {
+  sites::Fields F = siteFields("k", Subject, "k.c", 4, 2);
+  F.Alignment = Alignment;
+  F.Offset = Offset;
+  return F;
 }
-alignguard_site PlaceTable[3] = {
-    tableSite("out", 64, 0), tableSite("in", 32, 16), tableSite("w", 16, 0)};
+const alignguard_site *const PlaceTable = sites::block(
+    {tableSite("out", 64, 0), tableSite("in", 32, 16), tableSite("w", 16, 0)});
 
 TEST(RuntimeTable, ReportsTheFirstMisalignedPointerWithItsDescriptor) {
   freshProcess();
@@ -752,7 +745,7 @@ TEST(RuntimeTable, NoneMisalignedReportsTheLast) {
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(record, &R);
-    __alignguard_report_first_v3(0x1000, 0x2010, 0x3004, 0, PlaceTable, 2);
+    __alignguard_report_first(0x1000, 0x2010, 0x3004, 0, PlaceTable, 2);
     say(R.Last);
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
@@ -789,54 +782,23 @@ TEST(RuntimeTable, FallbackCountsAndReportsTheFirst) {
                       "fallbacks=1 violations=0\n"));
 }
 
-/// The same place's table packed (version 3, what the pass emits), built
-/// by hand as the header describes it: the descriptors, then the strings,
-/// each named by its offset from the descriptor that names it.
-struct PackedPlace {
-  alignguard_packed_site Sites[3];
-  char Strings[32];
-};
-static_assert(sizeof(alignguard_packed_site) == 56, "the header says 56");
-static_assert(offsetof(PackedPlace, Strings) == 3 * 56, "no padding");
-
-PackedPlace makePackedPlace() {
-  PackedPlace P{};
-  const char Strings[] = "k\0out\0in\0w\0k.c"; // and the last NUL
-  memcpy(P.Strings, Strings, sizeof Strings);
-  auto At = [](unsigned Site, unsigned String) {
-    return uint32_t(offsetof(PackedPlace, Strings) + String - Site * 56);
-  };
-  const unsigned Subjects[3] = {2, 6, 9};
-  const uint64_t Alignments[3] = {64, 32, 16}, Offsets[3] = {0, 16, 0};
-  for (unsigned I = 0; I != 3; ++I) {
-    alignguard_packed_site &S = P.Sites[I];
-    S.version = ALIGNGUARD_PACKED_SITE_VERSION;
-    S.kind = ALIGNGUARD_KIND_PARAM_ATTR;
-    S.function = At(I, 0);
-    S.subject = At(I, Subjects[I]);
-    S.file = At(I, 11);
-    S.line = 4;
-    S.column = 2;
-    S.promise_file = I == 2 ? At(I, 11) : 0;
-    S.promise_line = I == 2 ? 1 : 0;
-    S.alignment = Alignments[I];
-    S.offset = Offsets[I];
-  }
-  return P;
+/// The same place, w's promise written at k.c:1.
+const alignguard_site *makePromisedPlace() {
+  sites::Fields W = tableSite("w", 16, 0);
+  W.PromiseFile = "k.c";
+  W.PromiseLine = 1;
+  return sites::block({tableSite("out", 64, 0), tableSite("in", 32, 16), W});
 }
-const PackedPlace PackedPlaceTable = makePackedPlace();
-const alignguard_site *packedSites() {
-  return reinterpret_cast<const alignguard_site *>(PackedPlaceTable.Sites);
-}
+const alignguard_site *const PromisedPlace = makePromisedPlace();
 
-/// What a handler sees of the site: a version 2 view with pointers, and
-/// the packed descriptor itself (which element of PackedPlaceTable).
+/// What a handler sees of the site: its fields with pointers, and the
+/// descriptor itself (which element of PromisedPlace).
 void recordSite(const alignguard_report_info *Info, void *User) {
   record(Info, User);
   auto *R = static_cast<Recorder *>(User);
-  const alignguard_site *S = Info->site;
-  std::ptrdiff_t Bytes = static_cast<const char *>(Info->descriptor) -
-                         reinterpret_cast<const char *>(PackedPlaceTable.Sites);
+  const alignguard_site_view *S = Info->site;
+  std::ptrdiff_t Bytes = reinterpret_cast<const char *>(S->descriptor) -
+                         reinterpret_cast<const char *>(PromisedPlace);
   R->Last += " | element " + std::to_string(Bytes / 56) +
              (Bytes % 56 ? " (not at a descriptor)" : "");
   R->Last += std::string(" | site: version=") + std::to_string(S->version) +
@@ -849,54 +811,54 @@ void recordSite(const alignguard_report_info *Info, void *User) {
              ":" + std::to_string(S->promise_line);
 }
 
-/// What recordSite records for packedSites()' second element, in, at
+/// What recordSite records for PromisedPlace's second element, in, at
 /// 0x2018.
-const std::string PackedInReport =
+const std::string PromisedInReport =
     "pointer=0x2018 alignment=32 offset=16 misalignment=8 "
     "fatal=0 fallback=0 actual=8 promised=(none):0:0 "
     "message=alignguard: k: in = 0x2018 - 16 is 8-byte aligned, "
     "not 32-byte aligned (8 bytes past a boundary) at k.c:4:2"
-    " | element 1 | site: version=2 kind=2 k in k.c:4:2 alignment=32 "
+    " | element 1 | site: version=3 kind=2 k in k.c:4:2 alignment=32 "
     "offset=16 promised=(null):0\n";
 
-TEST(RuntimeTable, PackedTableReportsTheFirstMisalignedWithItsStrings) {
+TEST(RuntimeTable, HandlerSeesTheFirstMisalignedWithItsStrings) {
   freshProcess();
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(recordSite, &R);
     // out aligned; in 8 bytes past (in - 16) % 32; w misaligned too: in.
-    __alignguard_report_first_v3(0x1000, 0x2018, 0x3004, 0, packedSites(), 3);
+    __alignguard_report_first(0x1000, 0x2018, 0x3004, 0, PromisedPlace, 3);
     say(R.Last);
     // Only w: its promise is elsewhere.
-    __alignguard_report_first_v3(0x1000, 0x2010, 0x3004, 0, packedSites(), 3);
+    __alignguard_report_first(0x1000, 0x2010, 0x3004, 0, PromisedPlace, 3);
     say(R.Last);
-    // in again: deduplicated by its packed element's address.
-    __alignguard_report_first_v3(0x1000, 0x2038, 0x3000, 0, packedSites(), 3);
+    // in again: deduplicated by its element's address.
+    __alignguard_report_first(0x1000, 0x2038, 0x3000, 0, PromisedPlace, 3);
     say("calls=" + std::to_string(R.Calls.load()) +
         " counted=" + std::to_string(alignguard_violation_count()) +
         " last=" + alignguard_last_error());
   };
   EXPECT_EXIT(
       inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-      exactly(PackedInReport +
+      exactly(PromisedInReport +
               "pointer=0x3004 alignment=16 offset=0 misalignment=4 "
               "fatal=0 fallback=0 actual=4 promised=k.c:1:0 "
               "message=alignguard: k: w = 0x3004 is 4-byte aligned, not "
               "16-byte aligned (4 bytes past a boundary) at k.c:4:2, "
               "promised at k.c:1"
-              " | element 2 | site: version=2 kind=2 k w k.c:4:2 alignment=16 "
+              " | element 2 | site: version=3 kind=2 k w k.c:4:2 alignment=16 "
               "offset=0 promised=k.c:1\n"
               "calls=2 counted=3 last=alignguard: k: in = 0x2038 - 16 is "
               "8-byte aligned, not 32-byte aligned (8 bytes past a "
               "boundary) at k.c:4:2\n"));
 }
 
-TEST(RuntimeTable, PackedTableFallsBackWithTheFirstElement) {
+TEST(RuntimeTable, HandlerSeesTheFallbackWithTheFirstElement) {
   freshProcess();
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(recordSite, &R);
-    __alignguard_fallback_first_v3(0x1004, 0x2018, 0x3004, 0, packedSites(), 3);
+    __alignguard_fallback_first(0x1004, 0x2018, 0x3004, 0, PromisedPlace, 3);
     say(R.Last);
     say("fallbacks=" + std::to_string(alignguard_fallback_count()) +
         " violations=" + std::to_string(alignguard_violation_count()));
@@ -907,17 +869,17 @@ TEST(RuntimeTable, PackedTableFallsBackWithTheFirstElement) {
               "fatal=0 fallback=1 actual=4 promised=(none):0:0 "
               "message=alignguard: k: out = 0x1004 is 4-byte aligned, not "
               "64-byte aligned (4 bytes past a boundary) at k.c:4:2; "
-              "running the unaligned fallback | element 0 | site: version=2 "
+              "running the unaligned fallback | element 0 | site: version=3 "
               "kind=2 k out k.c:4:2 alignment=64 offset=0 promised=(null):0\n"
               "fallbacks=1 violations=0\n"));
 }
 
-TEST(RuntimeTable, PackedTableAbortsWithTheFirst) {
+TEST(RuntimeTable, AbortsWithTheFirstOfAPromisedPlace) {
   freshProcess();
   EXPECT_EXIT(inChild(nullptr,
                       [] {
-                        __alignguard_report_first_abort_v3(
-                            0x1040, 0x2018, 0x3008, 0, packedSites(), 3);
+                        __alignguard_report_first_abort(0x1040, 0x2018, 0x3008,
+                                                        0, PromisedPlace, 3);
                       }),
               ::testing::KilledBySignal(SIGABRT),
               exactly("alignguard: k: in = 0x2018 - 16 is 8-byte aligned, "
@@ -925,30 +887,30 @@ TEST(RuntimeTable, PackedTableAbortsWithTheFirst) {
                       "k.c:4:2\n"));
 }
 
-TEST(RuntimeTable, PackedTableByTheOldName) {
-  // The plugins of 2026-12-04 called packed tables by the names without
-  // _v3; the runtime reads the table by its first descriptor's version.
+TEST(RuntimeTable, TableOfAnotherVersionIsSaidToBeOne) {
+  // Nothing of it is read but its first descriptor's version.
   freshProcess();
   auto Body = [] {
-    Recorder R;
-    alignguard_set_handler(recordSite, &R);
-    __alignguard_report_first(0x1000, 0x2018, 0x3004, 0, packedSites(), 3);
-    say(R.Last);
+    sites::Fields Old = tableSite("out", 64, 0);
+    Old.Version = 2;
+    __alignguard_report_first(0x1000, 0x2018, 0, 0, sites::block({Old, Old}),
+                              2);
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
-              exactly(PackedInReport));
+              exactly("alignguard: report from a site descriptor of version "
+                      "2, not 3 (pointer 0x1000)\n"));
 }
 
 //===-- The abort hook ----------------------------------------------------===//
 
-alignguard_site AbortSite[1] = {
+const alignguard_site *AbortSite[1] = {
     makeSite("kernel", "argument #0 'dst'", "k.c", 12, 5)};
 
 TEST(RuntimeAbort, WritesTheExactLineAndAborts) {
   freshProcess();
   EXPECT_EXIT(
       inChild(nullptr,
-              [] { __alignguard_report_abort(&AbortSite[0], 0x1008, 32, 0); }),
+              [] { __alignguard_report_abort(AbortSite[0], 0x1008, 32, 0); }),
       ::testing::KilledBySignal(SIGABRT),
       exactly("alignguard: kernel: argument #0 'dst' = 0x1008 is 8-byte "
               "aligned, not "
@@ -959,9 +921,9 @@ TEST(RuntimeAbort, WritesTheExactLineAndAborts) {
 TEST(RuntimeAbort, DoesNotDeduplicate) {
   freshProcess();
   auto Body = [] {
-    __alignguard_report(&AbortSite[0], 0x1008, 32, 0);
-    __alignguard_report(&AbortSite[0], 0x1008, 32, 0);
-    __alignguard_report_abort(&AbortSite[0], 0x1010, 32, 0);
+    __alignguard_report(AbortSite[0], 0x1008, 32, 0);
+    __alignguard_report(AbortSite[0], 0x1008, 32, 0);
+    __alignguard_report_abort(AbortSite[0], 0x1010, 32, 0);
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
               exactly("alignguard: kernel: argument #0 'dst' = 0x1008 is "
@@ -983,7 +945,7 @@ TEST(RuntimeAbort, HandlerRunsInsteadOfTheLineThenAborts) {
           say("counted=" + std::to_string(alignguard_violation_count()));
         },
         nullptr);
-    __alignguard_report_abort(&AbortSite[0], 0x1001, 2, 0);
+    __alignguard_report_abort(AbortSite[0], 0x1001, 2, 0);
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
               exactly("handler: fatal=1 alignguard: kernel: argument #0 "
@@ -995,9 +957,9 @@ TEST(RuntimeAbort, HandlerRunsInsteadOfTheLineThenAborts) {
 
 //===-- ALIGNGUARD_OPTIONS ------------------------------------------------===//
 
-alignguard_site OptionSites[3] = {makeSite("f", "p", "f.c", 1, 2),
-                                  makeSite("g", "q", nullptr, 0, 0),
-                                  makeSite("h", "r", nullptr, 0, 0)};
+const alignguard_site *OptionSites[3] = {makeSite("f", "p", "f.c", 1, 2),
+                                         makeSite("g", "q", nullptr, 0, 0),
+                                         makeSite("h", "r", nullptr, 0, 0)};
 
 const char LineF[] =
     "alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte aligned (1 "
@@ -1032,9 +994,9 @@ TEST(RuntimeOptions, LogPathAppendsReportsToTheFile) {
   const std::string Options = "log_path=" + Path;
   auto Body = [&] {
     std::ofstream(Path, std::ios::trunc) << "earlier line\n";
-    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
-    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
-    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+    __alignguard_report(OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(OptionSites[1], 0x1020, 64, 1);
   };
   // Nothing on stderr: a runtime that ignored log_path would print there.
   EXPECT_EXIT(inChild(Options.c_str(), Body), ::testing::ExitedWithCode(0),
@@ -1049,7 +1011,7 @@ TEST(RuntimeOptions, LogPathStderrIsStderr) {
   freshProcess();
   EXPECT_EXIT(
       inChild("log_path=stderr",
-              [] { __alignguard_report(&OptionSites[0], 0x1001, 8, 0); }),
+              [] { __alignguard_report(OptionSites[0], 0x1001, 8, 0); }),
       ::testing::ExitedWithCode(0), exactly(std::string(LineF) + "\n"));
 }
 
@@ -1058,9 +1020,9 @@ TEST(RuntimeOptions, UnopenableLogPathFallsBackToStderr) {
   auto Body = [] {
     // The failed open() sets errno; the program must not see that.
     errno = EDOM;
-    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(OptionSites[0], 0x1001, 8, 0);
     say("errno kept: " + std::to_string(errno == EDOM));
-    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+    __alignguard_report(OptionSites[1], 0x1020, 64, 1);
   };
   EXPECT_EXIT(inChild("log_path=/nonexistent-alignguard-dir/r.log", Body),
               ::testing::ExitedWithCode(0),
@@ -1073,11 +1035,11 @@ TEST(RuntimeOptions, UnopenableLogPathFallsBackToStderr) {
 TEST(RuntimeOptions, QuietSuppressesTheLineButCounts) {
   freshProcess();
   auto Body = [] {
-    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(OptionSites[0], 0x1001, 8, 0);
     // Options are read once: turning quiet off now changes nothing.
     setenv("ALIGNGUARD_OPTIONS", "quiet=0", 1);
-    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
-    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+    __alignguard_report(OptionSites[1], 0x1020, 64, 1);
+    __alignguard_report(OptionSites[1], 0x1020, 64, 1);
     say("counted=" + std::to_string(alignguard_violation_count()));
   };
   EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
@@ -1088,7 +1050,7 @@ TEST(RuntimeOptions, QuietAbortIsSilentButAborts) {
   freshProcess();
   EXPECT_EXIT(
       inChild("quiet=1",
-              [] { __alignguard_report_abort(&OptionSites[0], 0x1001, 8, 0); }),
+              [] { __alignguard_report_abort(OptionSites[0], 0x1001, 8, 0); }),
       ::testing::KilledBySignal(SIGABRT), exactly(""));
 }
 
@@ -1096,7 +1058,7 @@ TEST(RuntimeOptions, QuietDoesNotSilenceTheHandler) {
   freshProcess();
   auto Body = [] {
     alignguard_set_handler(sayHandler, nullptr);
-    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(OptionSites[0], 0x1001, 8, 0);
   };
   EXPECT_EXIT(inChild("quiet=1", Body), ::testing::ExitedWithCode(0),
               exactly("handler: fatal=0 " + std::string(LineF) + "\n"));
@@ -1105,8 +1067,8 @@ TEST(RuntimeOptions, QuietDoesNotSilenceTheHandler) {
 TEST(RuntimeOptions, UnknownKeyIsReportedOnceAndIgnored) {
   freshProcess();
   auto Body = [] {
-    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
-    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+    __alignguard_report(OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(OptionSites[1], 0x1020, 64, 1);
   };
   EXPECT_EXIT(inChild("verbosity=3::log_path=stderr:", Body),
               ::testing::ExitedWithCode(0),
@@ -1118,8 +1080,8 @@ TEST(RuntimeOptions, UnknownKeyIsReportedOnceAndIgnored) {
 TEST(RuntimeOptions, BadReportFallbackValueIsReportedAndIgnored) {
   freshProcess();
   auto Body = [] {
-    __alignguard_fallback(&OptionSites[0], 0x1001, 8, 0);
-    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(OptionSites[0], 0x1001, 8, 0);
   };
   EXPECT_EXIT(inChild("report_fallback=yes", Body),
               ::testing::ExitedWithCode(0),
@@ -1135,7 +1097,7 @@ void expectComplaintThenReport(const char *Options,
   freshProcess();
   EXPECT_EXIT(
       inChild(Options,
-              [] { __alignguard_report(&OptionSites[0], 0x1001, 8, 0); }),
+              [] { __alignguard_report(OptionSites[0], 0x1001, 8, 0); }),
       ::testing::ExitedWithCode(0), exactly(Complaint + "\n" + LineF + "\n"));
 }
 
@@ -1176,8 +1138,8 @@ TEST(RuntimeOptions, UnwritableLogPathFallsBackToStderr) {
     GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
   freshProcess();
   auto Body = [] {
-    __alignguard_report(&OptionSites[0], 0x1001, 8, 0);
-    __alignguard_report(&OptionSites[1], 0x1020, 64, 1);
+    __alignguard_report(OptionSites[0], 0x1001, 8, 0);
+    __alignguard_report(OptionSites[1], 0x1020, 64, 1);
   };
   // One line says why, once; no report is lost.
   EXPECT_EXIT(inChild("log_path=/dev/full", Body), ::testing::ExitedWithCode(0),
@@ -1190,11 +1152,11 @@ TEST(RuntimeOptions, UnwritableLogPathStillShowsTheFatalReport) {
   freshProcess();
   EXPECT_EXIT(
       inChild("log_path=/dev/full",
-              [] { __alignguard_report_abort(&OptionSites[0], 0x1001, 8, 0); }),
+              [] { __alignguard_report_abort(OptionSites[0], 0x1001, 8, 0); }),
       ::testing::KilledBySignal(SIGABRT), exactly(CannotWrite + LineF + "\n"));
 }
 
-alignguard_site FullLogSites[8];
+const alignguard_site *FullLogSites[8];
 
 /// Matches whole lines in any order: the reason once, each thread's report
 /// once, nothing else (a torn or doubled line fails).
@@ -1224,15 +1186,15 @@ TEST(RuntimeOptions, UnwritableLogPathSaysWhyOnceFromEightThreads) {
     GTEST_SKIP() << "no writable /dev/full to make write(2) fail";
   freshProcess();
   auto Body = [] {
-    for (alignguard_site &S : FullLogSites)
+    for (const alignguard_site *&S : FullLogSites)
       S = makeSite("f", "p", nullptr, 0, 0);
     std::atomic<bool> Go{false};
     std::vector<std::thread> Threads;
-    for (alignguard_site &S : FullLogSites)
+    for (const alignguard_site *&S : FullLogSites)
       Threads.emplace_back([&Go, &S] {
         while (!Go.load())
           std::this_thread::yield();
-        __alignguard_report(&S, 0x1001, 8, 0);
+        __alignguard_report(S, 0x1001, 8, 0);
       });
     Go.store(true);
     for (std::thread &Th : Threads)
@@ -1259,23 +1221,23 @@ TEST(RuntimeLastError, EmptyOnANewThread) {
   EXPECT_EQ(Seen, "");
 }
 
-alignguard_site LastSites[2] = {makeSite("f", "p", "f.c", 1, 2),
-                                makeSite("g", "q", nullptr, 0, 0)};
+const alignguard_site *LastSites[2] = {makeSite("f", "p", "f.c", 1, 2),
+                                       makeSite("g", "q", nullptr, 0, 0)};
 
 TEST(RuntimeLastError, EveryViolationEvenDeduplicatedOrQuiet) {
   freshProcess();
   auto Body = [] {
     say("[" + std::string(alignguard_last_error()) + "]");
-    __alignguard_report(&LastSites[0], 0x1001, 8, 0);
+    __alignguard_report(LastSites[0], 0x1001, 8, 0);
     say(alignguard_last_error());
     // Deduplicated: not reported again, but it is the last error now.
-    __alignguard_report(&LastSites[0], 0x2002, 8, 0);
+    __alignguard_report(LastSites[0], 0x2002, 8, 0);
     say(alignguard_last_error());
-    __alignguard_report(&LastSites[1], 0x1020, 64, 1);
+    __alignguard_report(LastSites[1], 0x1020, 64, 1);
     say(alignguard_last_error());
     alignguard_clear_last_error();
     say("[" + std::string(alignguard_last_error()) + "]");
-    __alignguard_report(&LastSites[1], 0x1041, 64, 0);
+    __alignguard_report(LastSites[1], 0x1041, 64, 0);
     say(alignguard_last_error());
   };
   EXPECT_EXIT(
@@ -1305,7 +1267,7 @@ TEST(RuntimeLastError, HandlerAlreadySeesItsOwnReport) {
               " " + alignguard_last_error());
         },
         nullptr);
-    __alignguard_report(&LastSites[1], 0x1001, 2, 0);
+    __alignguard_report(LastSites[1], 0x1001, 2, 0);
   };
   EXPECT_EXIT(
       inChild(nullptr, Body), ::testing::ExitedWithCode(0),
@@ -1313,19 +1275,19 @@ TEST(RuntimeLastError, HandlerAlreadySeesItsOwnReport) {
               "aligned (1 bytes past a boundary)\n"));
 }
 
-alignguard_site LastAbortSite[1] = {
+const alignguard_site *LastAbortSite[1] = {
     makeSite("kernel", "argument #0 'dst'", "k.c", 12, 5)};
 
 TEST(RuntimeLastError, AbortRecordsItBeforeTheHandlerAndAbort) {
   freshProcess();
   auto Body = [] {
-    __alignguard_report(&LastSites[0], 0x1001, 8, 0);
+    __alignguard_report(LastSites[0], 0x1001, 8, 0);
     alignguard_set_handler(
         [](const alignguard_report_info *, void *) {
           say(std::string("last: ") + alignguard_last_error());
         },
         nullptr);
-    __alignguard_report_abort(&LastAbortSite[0], 0x1008, 32, 0);
+    __alignguard_report_abort(LastAbortSite[0], 0x1008, 32, 0);
   };
   EXPECT_EXIT(
       inChild(nullptr, Body), ::testing::KilledBySignal(SIGABRT),
@@ -1345,7 +1307,7 @@ TEST(RuntimeLastError, EachThreadSeesItsOwn) {
     std::atomic<int> Reported{0}, Read{0}, Cleared{0};
     std::string SeenA, SeenB, AfterClearA, AfterClearB;
     std::thread A([&] {
-      __alignguard_report(&LastSites[0], 0x1001, 8, 0);
+      __alignguard_report(LastSites[0], 0x1001, 8, 0);
       Reported.fetch_add(1);
       waitFor(Reported, 2);
       SeenA = alignguard_last_error();
@@ -1357,7 +1319,7 @@ TEST(RuntimeLastError, EachThreadSeesItsOwn) {
     });
     std::thread B([&] {
       waitFor(Reported, 1);
-      __alignguard_report(&LastSites[1], 0x1020, 64, 1);
+      __alignguard_report(LastSites[1], 0x1020, 64, 1);
       Reported.fetch_add(1);
       SeenB = alignguard_last_error();
       Read.fetch_add(1);
@@ -1388,7 +1350,7 @@ TEST(RuntimeLastError, EachThreadSeesItsOwn) {
 TEST(RuntimeLastError, EightThreadsNeverSeeAnotherThreadsLine) {
   freshProcess();
   auto Body = [] {
-    static alignguard_site Site = makeSite("f", "p", nullptr, 0, 0);
+    static const alignguard_site *Site = makeSite("f", "p", nullptr, 0, 0);
     std::atomic<int> Wrong{0};
     std::vector<std::thread> Threads;
     for (int T = 0; T < 8; ++T)
@@ -1396,8 +1358,8 @@ TEST(RuntimeLastError, EightThreadsNeverSeeAnotherThreadsLine) {
         // Thread T's pointers are T+1 bytes past a 16-byte boundary.
         for (int I = 0; I < 2000; ++I) {
           uint64_t P = 0x10000 + 16 * static_cast<uint64_t>(I) + T + 1;
-          __alignguard_report(&Site, P, 16, 0);
-          if (format(&Site, P, 16, 0) != alignguard_last_error())
+          __alignguard_report(Site, P, 16, 0);
+          if (format(Site, P, 16, 0) != alignguard_last_error())
             Wrong.fetch_add(1);
         }
       });
@@ -1414,8 +1376,9 @@ TEST(RuntimeLastError, LongLineIsCutTo1023Characters) {
   freshProcess();
   auto Body = [] {
     static const std::string Subject(2000, 's');
-    static alignguard_site Site = makeSite("f", Subject.c_str(), "a.c", 1, 2);
-    __alignguard_report(&Site, 0x1001, 8, 0);
+    static const alignguard_site *Site =
+        makeSite("f", Subject.c_str(), "a.c", 1, 2);
+    __alignguard_report(Site, 0x1001, 8, 0);
     const std::string Full =
         "alignguard: f: " + Subject +
         " = 0x1001 is 1-byte aligned, not 8-byte aligned (1 bytes past "
@@ -1430,8 +1393,8 @@ TEST(RuntimeLastError, LongLineIsCutTo1023Characters) {
 
 //===-- The fallback hook -------------------------------------------------===//
 
-alignguard_site FallbackSites[2] = {makeSite("f", "p", "f.c", 1, 2),
-                                    makeSite("g", "q", nullptr, 0, 0)};
+const alignguard_site *FallbackSites[2] = {makeSite("f", "p", "f.c", 1, 2),
+                                           makeSite("g", "q", nullptr, 0, 0)};
 
 const char FallbackLineF[] =
     "alignguard: f: p = 0x1001 is 1-byte aligned, not 8-byte "
@@ -1451,13 +1414,13 @@ TEST(RuntimeFallback, CountedSilentlyAndNotAViolationByDefault) {
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(record, &R);
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
-    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[1], 0x1020, 64, 1);
     say(counts() + " handler calls=" + std::to_string(R.Calls.load()));
     say(std::string("last: ") + alignguard_last_error());
     // A violation is still a violation, and leaves the fallbacks alone.
-    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_report(FallbackSites[0], 0x1001, 8, 0);
     say(counts() + " handler calls=" + std::to_string(R.Calls.load()));
   };
   EXPECT_EXIT(inChild(nullptr, Body), ::testing::ExitedWithCode(0),
@@ -1471,10 +1434,10 @@ TEST(RuntimeFallback, CountedSilentlyAndNotAViolationByDefault) {
 TEST(RuntimeFallback, ReportFallbackPrintsTheFirstAtEachSite) {
   freshProcess();
   auto Body = [] {
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
-    __alignguard_fallback(&FallbackSites[0], 0x1003, 8, 0);
-    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1003, 8, 0);
+    __alignguard_fallback(FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
     say(counts());
     // The last error is the plain line: no suffix.
     say(std::string("last: ") + alignguard_last_error());
@@ -1493,7 +1456,7 @@ TEST(RuntimeFallback, KeepsErrnoWhenTheLogCannotBeOpened) {
   auto Body = [] {
     // The failed open() of the log sets errno; the program must not see it.
     errno = EDOM;
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
     say("errno kept: " + std::to_string(errno == EDOM));
   };
   EXPECT_EXIT(
@@ -1512,9 +1475,9 @@ TEST(RuntimeErrno, KeptWhenTheWriteFails) {
   freshProcess();
   auto Body = [] {
     errno = EDOM;
-    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_report(FallbackSites[0], 0x1001, 8, 0);
     say("errno kept after a report: " + std::to_string(errno == EDOM));
-    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_fallback(FallbackSites[1], 0x1020, 64, 1);
     say("errno kept after a fallback: " + std::to_string(errno == EDOM));
   };
   EXPECT_EXIT(inChild("report_fallback=1:log_path=/dev/full", Body),
@@ -1540,7 +1503,7 @@ TEST(RuntimeErrno, HandlerSeesTheProgramsErrnoOnAViolation) {
   auto Body = [] {
     alignguard_set_handler(sayErrnoInHandler, nullptr);
     errno = EDOM;
-    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_report(FallbackSites[0], 0x1001, 8, 0);
   };
   EXPECT_EXIT(inChild("log_path=/nonexistent-alignguard-dir/r.log", Body),
               ::testing::ExitedWithCode(0),
@@ -1553,7 +1516,7 @@ TEST(RuntimeErrno, HandlerSeesTheProgramsErrnoOnAFallback) {
   auto Body = [] {
     alignguard_set_handler(sayErrnoInHandler, nullptr);
     errno = EDOM;
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
   };
   EXPECT_EXIT(
       inChild("report_fallback=1:log_path=/nonexistent-alignguard-dir/r.log",
@@ -1566,7 +1529,7 @@ TEST(RuntimeErrno, HandlerSeesTheProgramsErrnoOnAFallback) {
 TEST(RuntimeFallback, ReportFallbackZeroIsTheDefault) {
   freshProcess();
   auto Body = [] {
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
     say(counts());
   };
   EXPECT_EXIT(inChild("report_fallback=1:report_fallback=0", Body),
@@ -1577,12 +1540,12 @@ TEST(RuntimeFallback, ReportFallbackZeroIsTheDefault) {
 TEST(RuntimeFallback, TablesOfViolationsAndFallbacksAreSeparate) {
   freshProcess();
   auto Body = [] {
-    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
-    __alignguard_report(&FallbackSites[0], 0x1001, 8, 0);
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
-    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
-    __alignguard_report(&FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_report(FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_report(FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_report(FallbackSites[1], 0x1020, 64, 1);
     say(counts());
   };
   EXPECT_EXIT(inChild("report_fallback=1", Body), ::testing::ExitedWithCode(0),
@@ -1598,8 +1561,8 @@ TEST(RuntimeFallback, HandlerGetsFallbackOneAndTheSuffixedLine) {
   auto Body = [] {
     Recorder R;
     alignguard_set_handler(record, &R);
-    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
-    __alignguard_fallback(&FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_fallback(FallbackSites[1], 0x1020, 64, 1);
+    __alignguard_fallback(FallbackSites[1], 0x1020, 64, 1);
     say("calls=" + std::to_string(R.Calls.load()));
     say(R.Last);
   };
@@ -1616,7 +1579,7 @@ TEST(RuntimeFallback, HandlerGetsFallbackOneAndTheSuffixedLine) {
 TEST(RuntimeFallback, QuietSilencesTheLine) {
   freshProcess();
   auto Body = [] {
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
     say(counts());
   };
   EXPECT_EXIT(inChild("quiet=1:report_fallback=1", Body),
@@ -1629,8 +1592,8 @@ TEST(RuntimeFallback, GoesToLogPath) {
   const std::string Path = sharedTempPath("ALIGNGUARD_RT_TEST_FALLBACK_LOG");
   const std::string Options = "report_fallback=1:log_path=" + Path;
   auto Body = [] {
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
-    __alignguard_fallback(&FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
+    __alignguard_fallback(FallbackSites[0], 0x1001, 8, 0);
   };
   EXPECT_EXIT(inChild(Options.c_str(), Body), ::testing::ExitedWithCode(0),
               exactly(""));
@@ -1639,20 +1602,20 @@ TEST(RuntimeFallback, GoesToLogPath) {
   unsetenv("ALIGNGUARD_RT_TEST_FALLBACK_LOG");
 }
 
-alignguard_site ManyFallbackSites[300];
+const alignguard_site *ManyFallbackSites[300];
 
 TEST(RuntimeFallback, TableOverflowReportsOnly256Sites) {
   freshProcess();
   auto Body = [] {
-    for (alignguard_site &S : ManyFallbackSites)
+    for (const alignguard_site *&S : ManyFallbackSites)
       S = makeSite("f", "p", nullptr, 0, 0);
     Recorder R;
     alignguard_set_handler(record, &R);
     for (int Round = 0; Round < 2; ++Round)
-      for (alignguard_site &S : ManyFallbackSites)
-        __alignguard_fallback(&S, 0x1001, 16, 0);
+      for (const alignguard_site *&S : ManyFallbackSites)
+        __alignguard_fallback(S, 0x1001, 16, 0);
     // The violation table is untouched: this one is still reported.
-    __alignguard_report(&ManyFallbackSites[299], 0x1001, 16, 0);
+    __alignguard_report(ManyFallbackSites[299], 0x1001, 16, 0);
     say("calls=" + std::to_string(R.Calls.load()) + " " + counts());
   };
   EXPECT_EXIT(inChild("report_fallback=1", Body), ::testing::ExitedWithCode(0),
@@ -1662,18 +1625,21 @@ TEST(RuntimeFallback, TableOverflowReportsOnly256Sites) {
                       "calls=257 fallbacks=600 violations=1\n"));
 }
 
-alignguard_site FallbackThreadSites[64];
+const alignguard_site *FallbackThreadSites[64];
 
 TEST(RuntimeFallback, EightThreadsReportEachOf64SitesOnce) {
   freshProcess();
   auto Body = [] {
-    for (alignguard_site &S : FallbackThreadSites)
+    for (const alignguard_site *&S : FallbackThreadSites)
       S = makeSite("f", "p", nullptr, 0, 0);
     static PerSite Seen;
     alignguard_set_handler(
         [](const alignguard_report_info *Info, void *User) {
           auto *P = static_cast<PerSite *>(User);
-          P->Calls[Info->site - FallbackThreadSites].fetch_add(1);
+          P->Calls[std::find(FallbackThreadSites, FallbackThreadSites + 64,
+                             Info->site->descriptor) -
+                   FallbackThreadSites]
+              .fetch_add(1);
           P->Total.fetch_add(Info->fallback);
         },
         &Seen);
@@ -1684,7 +1650,7 @@ TEST(RuntimeFallback, EightThreadsReportEachOf64SitesOnce) {
         Ready.fetch_add(1);
         waitFor(Ready, 8);
         for (int I = 0; I < 10000; ++I)
-          __alignguard_fallback(&FallbackThreadSites[I % 64], 0x1001, 16, 0);
+          __alignguard_fallback(FallbackThreadSites[I % 64], 0x1001, 16, 0);
       });
     for (std::thread &Th : Threads)
       Th.join();

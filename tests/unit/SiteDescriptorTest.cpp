@@ -1,18 +1,18 @@
 //===- SiteDescriptorTest.cpp - The IR descriptor is the C alignguard_site ===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The pass builds each site descriptor in IR (plugin/transform/RuntimeABI.cpp) and the
-// runtime reads it as `struct alignguard_site` (alignguard/alignguard.h).
-// Nothing but these tests ties the two together, so:
+// The pass builds each site descriptor in IR (plugin/transform/RuntimeABI.cpp)
+// and the runtime reads it as `struct alignguard_site`
+// (alignguard/alignguard.h). Nothing but these tests ties the two together,
+// so:
 //
-//   * the IR struct, laid out with the host's DataLayout (taken from the
-//     native target, as clang would use it), has the C struct's field count,
-//     field offsets, field sizes and total size (offsetof/sizeof on the same
-//     host);
-//   * every value SiteDescriptors::create is given lands in the field the C
-//     struct reads it from (the layout alone cannot tell `line` from
-//     `column`: both are i32), and field 0 is SiteVersion, which is
-//     ALIGNGUARD_SITE_VERSION;
+//   * the bytes of a descriptor SiteDescriptors::create or createTable emits,
+//     read as the C struct on this host (the native target's byte order and
+//     layout, as clang would use them), hold every value it was given in the
+//     field the runtime reads it from, with its strings after the
+//     descriptors, named by their offsets, and field 0 is SiteVersion, which
+//     is ALIGNGUARD_SITE_VERSION; the runtime formats the report of them;
+//   * the bytes follow the target's byte order;
 //   * PromiseKind, cast to unsigned as the pass writes it, is the runtime's
 //     enum alignguard_kind, kind by kind.
 //
@@ -31,6 +31,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -111,148 +112,13 @@ GlobalVariable *descriptorGlobal(Constant *Desc) {
   return dyn_cast<GlobalVariable>(Desc->stripPointerCasts());
 }
 
-/// Field I of Init as an integer; fails the test when it is not one.
-uint64_t intField(const ConstantStruct *Init, unsigned I) {
-  auto *CI = dyn_cast<ConstantInt>(Init->getOperand(I));
-  EXPECT_TRUE(CI) << "field " << I << " is not an integer constant";
-  return CI ? CI->getZExtValue() : ~uint64_t(0);
-}
-
-/// Field I of Init as the text of the string it points to; "<null>" for a
-/// null pointer.
-std::string stringField(const ConstantStruct *Init, unsigned I) {
-  Constant *Op = Init->getOperand(I);
-  EXPECT_TRUE(Op->getType()->isPointerTy()) << "field " << I;
-  if (isa<ConstantPointerNull>(Op))
-    return "<null>";
-  auto *GV = dyn_cast<GlobalVariable>(Op->stripPointerCasts());
-  EXPECT_TRUE(GV) << "field " << I << " does not point to a global";
-  if (!GV || !GV->hasInitializer())
-    return "<not a global>";
-  EXPECT_TRUE(GV->isConstant()) << "field " << I;
-  EXPECT_TRUE(GV->hasPrivateLinkage()) << "field " << I;
-  auto *Data = dyn_cast<ConstantDataArray>(GV->getInitializer());
-  EXPECT_TRUE(Data && Data->isCString())
-      << "field " << I << " is not a NUL-terminated string";
-  return Data && Data->isCString() ? Data->getAsCString().str()
-                                   : "<not a string>";
-}
-
-// The size of a member of the C struct.
-#define MEMBER_SIZE(Field)                                                     \
-  sizeof(static_cast<alignguard_site *>(nullptr)->Field)
-
-TEST(SiteDescriptorTest, LayoutAndValuesMatchTheRuntimeStruct) {
-  HostModule HM;
-  ASSERT_TRUE(HM.Ok);
-  const DataLayout &DL = HM.M->getDataLayout();
-  // The host's compiler and the native target agree on pointers at least.
-  ASSERT_EQ(DL.getPointerSize(), sizeof(void *));
-
-  SiteDescriptors Sites(*HM.M);
-  SiteInfo Info;
-  Info.Kind = PromiseKind::ParamAttr;
-  Info.Function = "kernel";
-  Info.Subject = "argument #1 'b'";
-  Info.File = "kernel.c";
-  Info.Line = 12;
-  Info.Column = 3;
-  Info.Alignment = 64;
-  Info.Offset = 16;
-  Info.PromiseFile = "kernel.h";
-  Info.PromiseLine = 4;
-  Info.PromiseColumn = 10;
-  Constant *Desc = Sites.create(Info);
-  ASSERT_TRUE(Desc);
-
-  GlobalVariable *GV = HM.M->getNamedGlobal("__alignguard_site");
-  ASSERT_TRUE(GV) << "no global named __alignguard_site";
-  EXPECT_EQ(GV, descriptorGlobal(Desc));
-  EXPECT_TRUE(GV->isConstant());
-  EXPECT_TRUE(GV->hasPrivateLinkage());
-  ASSERT_TRUE(GV->hasInitializer());
-  auto *Init = dyn_cast<ConstantStruct>(GV->getInitializer());
-  ASSERT_TRUE(Init) << "the descriptor's initializer is not a struct";
-  StructType *ST = Init->getType();
-  EXPECT_TRUE(ST->isLiteral()) << "expected an anonymous struct";
-  EXPECT_FALSE(ST->isPacked());
-
-  // Layout: the IR struct on this host is the C struct on this host.
-  const StructLayout *SL = DL.getStructLayout(ST);
-  struct Field {
-    const char *Name;
-    size_t Offset, Size;
-  };
-#define FIELD(F)                                                               \
-  { #F, offsetof(alignguard_site, F), MEMBER_SIZE(F) }
-  const Field Fields[] = {
-      FIELD(version),      FIELD(kind),         FIELD(function),
-      FIELD(subject),      FIELD(file),         FIELD(line),
-      FIELD(column),       FIELD(alignment),    FIELD(offset),
-      FIELD(promise_file), FIELD(promise_line), FIELD(promise_column)};
-#undef FIELD
-  constexpr unsigned NumFields = sizeof(Fields) / sizeof(Fields[0]);
-  ASSERT_EQ(ST->getNumElements(), NumFields)
-      << "the IR descriptor and struct alignguard_site have different field "
-         "counts";
-  for (unsigned I = 0; I != NumFields; ++I) {
-    EXPECT_EQ(SL->getElementOffset(I), Fields[I].Offset)
-        << "IR field " << I << " vs alignguard_site." << Fields[I].Name;
-    EXPECT_EQ(DL.getTypeAllocSize(ST->getElementType(I)), Fields[I].Size)
-        << "IR field " << I << " vs alignguard_site." << Fields[I].Name;
-  }
-  EXPECT_EQ(DL.getTypeAllocSize(ST), sizeof(alignguard_site));
-  EXPECT_EQ(SL->getSizeInBytes(), sizeof(alignguard_site));
-  EXPECT_LE(DL.getABITypeAlign(ST).value(), alignof(alignguard_site));
-
-  // Values: each one is in the field the runtime reads it from.
-  EXPECT_EQ(SiteVersion, ALIGNGUARD_SITE_VERSION);
-  EXPECT_EQ(intField(Init, 0), SiteVersion) << "version";
-  EXPECT_EQ(intField(Init, 0), ALIGNGUARD_SITE_VERSION) << "version";
-  EXPECT_EQ(intField(Init, 1), unsigned(ALIGNGUARD_KIND_PARAM_ATTR)) << "kind";
-  EXPECT_EQ(stringField(Init, 2), "kernel") << "function";
-  EXPECT_EQ(stringField(Init, 3), "argument #1 'b'") << "subject";
-  EXPECT_EQ(stringField(Init, 4), "kernel.c") << "file";
-  EXPECT_EQ(intField(Init, 5), 12u) << "line";
-  EXPECT_EQ(intField(Init, 6), 3u) << "column";
-  EXPECT_EQ(intField(Init, 7), 64u) << "alignment";
-  EXPECT_EQ(intField(Init, 8), 16u) << "offset";
-  EXPECT_EQ(stringField(Init, 9), "kernel.h") << "promise_file";
-  EXPECT_EQ(intField(Init, 10), 4u) << "promise_line";
-  EXPECT_EQ(intField(Init, 11), 10u) << "promise_column";
-}
-
-TEST(SiteDescriptorTest, NoFileIsANullPointer) {
-  // The header: `file` and `promise_file` are NULL without debug info.
-  HostModule HM;
-  ASSERT_TRUE(HM.Ok);
-  SiteDescriptors Sites(*HM.M);
-  SiteInfo Info;
-  Info.Kind = PromiseKind::AssumeBundle;
-  Info.Function = "f";
-  Info.Subject = "pointer %p";
-  GlobalVariable *GV = descriptorGlobal(Sites.create(Info));
-  ASSERT_TRUE(GV && GV->hasInitializer());
-  auto *Init = dyn_cast<ConstantStruct>(GV->getInitializer());
-  ASSERT_TRUE(Init);
-  ASSERT_EQ(Init->getNumOperands(), 12u);
-  EXPECT_EQ(stringField(Init, 2), "f");
-  EXPECT_EQ(stringField(Init, 3), "pointer %p");
-  EXPECT_EQ(stringField(Init, 4), "<null>");
-  EXPECT_EQ(intField(Init, 5), 0u);
-  EXPECT_EQ(intField(Init, 6), 0u);
-  EXPECT_EQ(stringField(Init, 9), "<null>") << "promise_file";
-  EXPECT_EQ(intField(Init, 10), 0u);
-  EXPECT_EQ(intField(Init, 11), 0u);
-}
-
-/// A table's bytes as the runtime sees them in memory: its descriptors,
+/// A block's bytes as the runtime sees them in memory: its descriptors,
 /// then its strings (the struct's second part starts where the first ends:
 /// both are byte arrays), in storage aligned as the global is.
 struct TableBytes {
   std::vector<uint64_t> Storage;
-  const alignguard_packed_site *site(unsigned I) const {
-    return reinterpret_cast<const alignguard_packed_site *>(Storage.data()) + I;
+  const alignguard_site *site(unsigned I) const {
+    return reinterpret_cast<const alignguard_site *>(Storage.data()) + I;
   }
   /// The string site(I) names at Offset from itself; "<none>" for 0.
   std::string string(unsigned I, uint32_t Offset) const {
@@ -279,12 +145,96 @@ TableBytes tableBytes(const GlobalVariable &GV, const DataLayout &DL) {
   return T;
 }
 
-TEST(SiteDescriptorTest, PackedTableIsTheRuntimesPackedStruct) {
+TEST(SiteDescriptorTest, OneCheckDescriptorIsTheRuntimesStruct) {
   HostModule HM;
   ASSERT_TRUE(HM.Ok);
   const DataLayout &DL = HM.M->getDataLayout();
-  EXPECT_EQ(sizeof(alignguard_packed_site), size_t(PackedSiteSize));
-  EXPECT_EQ(PackedSiteVersion, ALIGNGUARD_PACKED_SITE_VERSION);
+  EXPECT_EQ(sizeof(alignguard_site), size_t(SiteSize));
+  EXPECT_EQ(SiteVersion, ALIGNGUARD_SITE_VERSION);
+
+  SiteDescriptors Sites(*HM.M);
+  SiteInfo Info;
+  Info.Kind = PromiseKind::ParamAttr;
+  Info.Function = "kernel";
+  Info.Subject = "argument #1 'b'";
+  Info.File = "kernel.c";
+  Info.Line = 12;
+  Info.Column = 3;
+  Info.Alignment = 64;
+  Info.Offset = 16;
+  Info.PromiseFile = "kernel.h";
+  Info.PromiseLine = 4;
+  Info.PromiseColumn = 10;
+  Constant *Desc = Sites.create(Info);
+  ASSERT_TRUE(Desc);
+
+  GlobalVariable *GV = HM.M->getNamedGlobal("__alignguard_site");
+  ASSERT_TRUE(GV) << "no global named __alignguard_site";
+  EXPECT_EQ(GV, descriptorGlobal(Desc));
+  EXPECT_TRUE(GV->isConstant());
+  EXPECT_TRUE(GV->hasPrivateLinkage());
+  EXPECT_FALSE(GV->hasGlobalUnnamedAddr()) << "reports dedupe by address";
+  EXPECT_GE(GV->getAlignment(), alignof(alignguard_site));
+  ASSERT_TRUE(GV->hasInitializer());
+  EXPECT_FALSE(siteTable(GV)) << "one descriptor is not a table";
+
+  // Values: each one is in the field the runtime reads it from.
+  TableBytes T = tableBytes(*GV, DL);
+  const alignguard_site *P = T.site(0);
+  EXPECT_EQ(P->version, ALIGNGUARD_SITE_VERSION);
+  EXPECT_EQ(P->kind, unsigned(ALIGNGUARD_KIND_PARAM_ATTR));
+  EXPECT_EQ(T.string(0, P->function), "kernel");
+  EXPECT_EQ(T.string(0, P->subject), "argument #1 'b'");
+  EXPECT_EQ(T.string(0, P->file), "kernel.c");
+  EXPECT_EQ(P->line, 12u);
+  EXPECT_EQ(P->column, 3u);
+  EXPECT_EQ(P->alignment, 64u);
+  EXPECT_EQ(P->offset, 16u);
+  EXPECT_EQ(T.string(0, P->promise_file), "kernel.h");
+  EXPECT_EQ(P->promise_line, 4u);
+  EXPECT_EQ(P->promise_column, 10u);
+  // Its strings, each once, right after it.
+  auto *Strings = cast<ConstantDataArray>(
+      cast<ConstantStruct>(GV->getInitializer())->getOperand(1));
+  EXPECT_EQ(Strings->getNumElements(),
+            strlen("kernel") + 1 + strlen("argument #1 'b'") + 1 +
+                strlen("kernel.c") + 1 + strlen("kernel.h") + 1);
+
+  // The runtime reads the pass's bytes.
+  char Line[256];
+  alignguard_format_report(Line, sizeof Line, P, 0x1018, 64, 16);
+  EXPECT_STREQ(Line, "alignguard: kernel: argument #1 'b' = 0x1018 - 16 is "
+                     "8-byte aligned, not 64-byte aligned (8 bytes past a "
+                     "boundary) at kernel.c:12:3, promised at kernel.h:4:10");
+}
+
+TEST(SiteDescriptorTest, NoFileIsNoOffset) {
+  // The header: `file` and `promise_file` are 0 without debug info.
+  HostModule HM;
+  ASSERT_TRUE(HM.Ok);
+  SiteDescriptors Sites(*HM.M);
+  SiteInfo Info;
+  Info.Kind = PromiseKind::AssumeBundle;
+  Info.Function = "f";
+  Info.Subject = "pointer %p";
+  GlobalVariable *GV = descriptorGlobal(Sites.create(Info));
+  ASSERT_TRUE(GV && GV->hasInitializer());
+  TableBytes T = tableBytes(*GV, HM.M->getDataLayout());
+  const alignguard_site *P = T.site(0);
+  EXPECT_EQ(T.string(0, P->function), "f");
+  EXPECT_EQ(T.string(0, P->subject), "pointer %p");
+  EXPECT_EQ(P->file, 0u);
+  EXPECT_EQ(P->line, 0u);
+  EXPECT_EQ(P->column, 0u);
+  EXPECT_EQ(P->promise_file, 0u) << "promise_file";
+  EXPECT_EQ(P->promise_line, 0u);
+  EXPECT_EQ(P->promise_column, 0u);
+}
+
+TEST(SiteDescriptorTest, TableIsTheRuntimesStruct) {
+  HostModule HM;
+  ASSERT_TRUE(HM.Ok);
+  const DataLayout &DL = HM.M->getDataLayout();
 
   // Distinct values in every field, strings shared and not, a site without
   // debug info and a negative offset.
@@ -313,15 +263,15 @@ TEST(SiteDescriptorTest, PackedTableIsTheRuntimesPackedStruct) {
   EXPECT_TRUE(GV->isConstant());
   EXPECT_TRUE(GV->hasPrivateLinkage());
   EXPECT_FALSE(GV->hasGlobalUnnamedAddr()) << "reports dedupe by address";
-  EXPECT_GE(GV->getAlignment(), alignof(alignguard_packed_site));
+  EXPECT_GE(GV->getAlignment(), alignof(alignguard_site));
   ASSERT_EQ(siteTable(GV), GV);
   EXPECT_EQ(tableSize(*GV), 3u);
 
   TableBytes T = tableBytes(*GV, DL);
   for (unsigned I = 0; I != 3; ++I) {
-    const alignguard_packed_site *P = T.site(I);
+    const alignguard_site *P = T.site(I);
     const SiteInfo &S = Infos[I];
-    EXPECT_EQ(P->version, ALIGNGUARD_PACKED_SITE_VERSION) << I;
+    EXPECT_EQ(P->version, ALIGNGUARD_SITE_VERSION) << I;
     EXPECT_EQ(P->kind, unsigned(S.Kind)) << I;
     EXPECT_EQ(T.string(I, P->function), "kernel") << I;
     EXPECT_EQ(T.string(I, P->subject), S.Subject) << I;
@@ -350,16 +300,14 @@ TEST(SiteDescriptorTest, PackedTableIsTheRuntimesPackedStruct) {
 
   // The runtime reads the pass's bytes: the second element's report.
   char Line[256];
-  alignguard_format_report(Line, sizeof Line,
-                           reinterpret_cast<const alignguard_site *>(T.site(1)),
-                           0x2008, 32, -16);
+  alignguard_format_report(Line, sizeof Line, T.site(1), 0x2008, 32, -16);
   EXPECT_STREQ(Line, "alignguard: kernel: argument #1 'in' = 0x2008 + 16 is "
                      "8-byte aligned, not 32-byte aligned (24 bytes past a "
                      "boundary) at kernel.c:11:21, promised at "
                      "kernel.h:31:41");
 }
 
-TEST(SiteDescriptorTest, PackedTableFollowsTheTargetsByteOrder) {
+TEST(SiteDescriptorTest, BytesFollowTheTargetsByteOrder) {
   for (bool Big : {false, true}) {
     LLVMContext Ctx;
     Module M("sites", Ctx);
@@ -429,9 +377,16 @@ TEST(SiteDescriptorTest, KindsAreTheRuntimesEnum) {
     Info.Subject = "s";
     GlobalVariable *GV = descriptorGlobal(Sites.create(Info));
     ASSERT_TRUE(GV && GV->hasInitializer()) << K.Name;
-    auto *Init = dyn_cast<ConstantStruct>(GV->getInitializer());
-    ASSERT_TRUE(Init) << K.Name;
-    EXPECT_EQ(intField(Init, 1), K.Runtime) << K.Name;
+    StringRef Raw =
+        cast<ConstantDataArray>(
+            cast<ConstantStruct>(GV->getInitializer())->getOperand(0))
+            ->getRawDataValues();
+    ASSERT_EQ(Raw.size(), size_t(SiteSize)) << K.Name;
+    // The module's default layout is little-endian.
+    EXPECT_EQ(support::endian::read32le(Raw.data() +
+                                        offsetof(alignguard_site, kind)),
+              K.Runtime)
+        << K.Name;
   }
 }
 

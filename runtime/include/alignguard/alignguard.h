@@ -30,13 +30,12 @@
  *   __alignguard_fallback(&site, pointer, alignment, offset)      (fallback)
  * and, for a place that tests 2 to 4 pointers under abort, return=N or
  * fallback, one table of their descriptors and one call that finds the
- * failing pointer itself (__alignguard_report_first_v3 and its kin, below).
- * Such a table is packed (version 3, alignguard_packed_site): no pointers,
- * so that it is one block of bytes for the compiler to carry. The
- * descriptor layouts below are part of the ABI: the pass builds the same
- * bytes in IR (plugin/transform/RuntimeABI.h), and the version changes
- * whenever a layout does. DLPack helpers for host runtimes are in
- * <alignguard/dlpack.h>.
+ * failing pointer itself (__alignguard_report_first and its kin, below).
+ * A descriptor holds no pointer (alignguard_site): it is one block of bytes
+ * that needs no relocation. Its layout is part of the ABI: the pass builds
+ * the same bytes in IR (plugin/transform/RuntimeABI.h), and
+ * ALIGNGUARD_SITE_VERSION changes whenever it does. DLPack helpers for host
+ * runtimes are in <alignguard/dlpack.h>.
  *===----------------------------------------------------------------------===*/
 #ifndef ALIGNGUARD_ALIGNGUARD_H
 #define ALIGNGUARD_ALIGNGUARD_H
@@ -48,12 +47,11 @@
 extern "C" {
 #endif
 
-/* The version of alignguard_site: 2 added the promise's location at the
- * end; the runtime still reads version 1 descriptors (without it). */
-#define ALIGNGUARD_SITE_VERSION 2u
-/* The version of alignguard_packed_site (since AlignGuard's 2026-12
- * runtime; older runtimes report such a descriptor as of unknown version). */
-#define ALIGNGUARD_PACKED_SITE_VERSION 3u
+/* The version of alignguard_site, its first field. A hook given a descriptor
+ * of another version reads nothing else of it and reports the mismatch.
+ * (3, not 1: the development builds before this layout wrote versions 1
+ * and 2, whose descriptors are then reported as a mismatch, not misread.) */
+#define ALIGNGUARD_SITE_VERSION 3u
 
 /* What made the alignment promise. */
 enum alignguard_kind {
@@ -65,62 +63,65 @@ enum alignguard_kind {
   ALIGNGUARD_KIND_LOAD_METADATA = 5  /* `!align` on a loaded pointer       */
 };
 
-/* One per check, emitted by the pass as a private constant (the checks of a
- * place that calls a table hook get packed ones instead, below). */
+/* A site descriptor: one per check, a private constant of the instrumented
+ * program. A descriptor is 56 bytes, its 64-bit fields 8-byte aligned, and
+ * its NUL-terminated strings follow it in the same constant block, each
+ * named by its byte offset from the descriptor (0: none); so the block
+ * holds no pointer and needs no relocation. A place that calls a table hook
+ * has one block: its `count` descriptors, one after the other, then their
+ * strings (each once). Read one through alignguard_report_info's view. */
 typedef struct alignguard_site {
-  uint32_t version;     /* ALIGNGUARD_SITE_VERSION */
-  uint32_t kind;        /* enum alignguard_kind */
-  const char *function; /* the function that holds the check */
-  const char *subject;  /* e.g. "argument #1 'b'" */
-  const char *file;     /* NULL without debug info */
-  uint32_t line;        /* 0 without debug info */
-  uint32_t column;      /* 0 when unknown */
-  uint64_t alignment;   /* the promised alignment; 0 when only known at run
-                           time (the hook receives the actual value) */
-  uint64_t offset;      /* the promise is about `pointer - offset` */
-  /* Version 2 on. Where the promise was written, when debug info says (-g
-     or -gline-tables-only): the function of an `align` parameter, the
-     callee of a returned pointer's promise, an assume's own place (for an
-     inlined helper, the line in the helper; `file`/`line` above are then
-     the call in `function` that holds the check). */
-  const char *promise_file; /* NULL when unknown */
-  uint32_t promise_line;    /* 0 when unknown */
-  uint32_t promise_column;  /* 0 when unknown */
+  uint32_t version;  /* ALIGNGUARD_SITE_VERSION */
+  uint32_t kind;     /* enum alignguard_kind */
+  uint32_t function; /* the function that holds the check */
+  uint32_t subject;  /* e.g. "argument #1 'b'" */
+  uint32_t file;     /* 0 without debug info */
+  uint32_t line;     /* 0 without debug info */
+  uint32_t column;   /* 0 when unknown */
+  /* Where the promise was written, when debug info says (-g or
+     -gline-tables-only): the function of an `align` parameter, the callee
+     of a returned pointer's promise, an assume's own place (for an inlined
+     helper, the line in the helper; `file`/`line` are then the call in
+     `function` that holds the check). 0 when unknown. */
+  uint32_t promise_file;
+  uint64_t alignment;      /* the promised alignment; 0 when only known at run
+                              time (the hook receives the actual value) */
+  uint64_t offset;         /* the promise is about `pointer - offset` */
+  uint32_t promise_line;   /* 0 when unknown */
+  uint32_t promise_column; /* 0 when unknown */
 } alignguard_site;
 
-/* Version 3: the descriptors of a table the table hooks take, packed. A
- * table is one constant block: its `count` descriptors, 56 bytes each, then
- * their NUL-terminated strings, which each descriptor names by their byte
- * offset from itself (so the block holds no pointer and needs no
- * relocation). Every hook that takes a `const alignguard_site *` reads the
- * version first and accepts either layout, as does alignguard_format_report;
- * a handler sees an alignguard_site (alignguard_report_info.site). */
-typedef struct alignguard_packed_site {
-  uint32_t version;  /* ALIGNGUARD_PACKED_SITE_VERSION */
-  uint32_t kind;     /* enum alignguard_kind */
-  uint32_t function; /* offset of the function's name */
-  uint32_t subject;  /* offset of the subject */
-  uint32_t file;     /* offset of the file; 0: no debug info */
-  uint32_t line;     /* as in alignguard_site */
+/* A descriptor as a handler reads it: its fields, its strings as pointers
+ * (NULL for none). It lives only for the duration of the handler's call. */
+typedef struct alignguard_site_view {
+  /* The descriptor the hook was called with: the same address at every
+     report of the site, so a handler keys a site on it. NULL when the hook
+     was called without one (then every field below is NULL or 0). */
+  const alignguard_site *descriptor;
+  /* The descriptor's version; when it is not ALIGNGUARD_SITE_VERSION,
+     nothing else of it was read (every field below is NULL or 0). */
+  uint32_t version;
+  uint32_t kind; /* enum alignguard_kind */
+  const char *function;
+  const char *subject;
+  const char *file; /* NULL without debug info */
+  uint32_t line;
   uint32_t column;
-  uint32_t promise_file; /* offset of the promise's file; 0: unknown */
-  uint64_t alignment;    /* as in alignguard_site */
+  uint64_t alignment; /* the promised alignment (0: known at run time) */
   uint64_t offset;
-  uint32_t promise_line; /* as in alignguard_site */
+  const char *promise_file; /* NULL when unknown */
+  uint32_t promise_line;
   uint32_t promise_column;
-} alignguard_packed_site;
+} alignguard_site_view;
 
-/* What a report says, handed to a user handler. `message` is the line the
- * default output would write (no trailing newline) and lives only for the
- * duration of the call. Fields are only ever added at the end. */
+/* What a report says, handed to a user handler. `site` and `message` (the
+ * line the default output would write, no trailing newline) live only for
+ * the duration of the call. */
 typedef struct alignguard_report_info {
-  /* The descriptor as an alignguard_site: the hook's own for versions 1 and
-     2; for a packed one (version 3), a copy with pointers that lives only
-     for the duration of the call, like `message`. */
-  const alignguard_site *site;
-  uintptr_t pointer;     /* the value that broke the promise */
-  uint64_t alignment;    /* the alignment in force at run time */
-  int64_t offset;        /* `pointer - offset` had to be aligned */
+  const alignguard_site_view *site; /* never NULL */
+  uintptr_t pointer;                /* the value that broke the promise */
+  uint64_t alignment;               /* the alignment in force at run time */
+  int64_t offset;                   /* `pointer - offset` had to be aligned */
   uint64_t misalignment; /* (pointer - offset) % alignment; 0 when the
                             alignment is not a power of two (then the
                             promise was that the pointer is null) */
@@ -133,15 +134,6 @@ typedef struct alignguard_report_info {
                                 (less than it for every violation); when
                                 the alignment is not a power of two, the
                                 largest dividing `pointer` */
-  /* Where the promise was written: the site's promise_* fields, or NULL/0
-     (a version 1 descriptor has none: read them here, not from `site`). */
-  const char *promise_file;
-  uint32_t promise_line;
-  uint32_t promise_column;
-  /* The descriptor the hook was called with, as it is in the program: the
-     same address at every report of the site, whatever its version (for a
-     packed one, `site` is a copy: key a site on this, not on `site`). */
-  const void *descriptor;
 } alignguard_report_info;
 
 typedef void (*alignguard_handler)(const alignguard_report_info *info,
@@ -173,34 +165,14 @@ void __alignguard_fallback(const alignguard_site *site, uint64_t pointer,
  * fallback (the pass emits these where every pointer's alignment is a
  * constant power of two with a constant offset): address0..address3 are the
  * pointers, in the order the place tests them (0 past `count`), and `sites`
- * is a table of `count` descriptors, one per pointer: alignguard_site
- * (version 2) or alignguard_packed_site (version 3, what the pass emits), as
- * the first one's version says.
+ * is the first of `count` consecutive descriptors, one per pointer.
  * Each reports the first pointer whose `address - offset` is not a multiple
  * of its descriptor's `alignment` (the last one when none is) exactly as the
  * single-pointer hook would, with its descriptor, alignment and offset:
  * instrumented code then needs no code to find the failing pointer. The
  * pointers come first so that a kernel's own pointer arguments are passed on
- * in the registers they arrived in. */
-void __alignguard_report_first_v3(uint64_t address0, uint64_t address1,
-                                  uint64_t address2, uint64_t address3,
-                                  const alignguard_site *sites, uint64_t count);
-void __alignguard_report_first_abort_v3(uint64_t address0, uint64_t address1,
-                                        uint64_t address2, uint64_t address3,
-                                        const alignguard_site *sites,
-                                        uint64_t count)
-    __attribute__((noreturn));
-void __alignguard_fallback_first_v3(uint64_t address0, uint64_t address1,
-                                    uint64_t address2, uint64_t address3,
-                                    const alignguard_site *sites,
-                                    uint64_t count);
-
-/* The same three under the names an older plugin emitted, so that objects
- * it built still link: with version 2 tables, or with packed ones (the
- * plugins of 2026-12-04); the hooks read either. The _v3 names are what the
- * pass emits now: an object with packed tables then fails to link against
- * a runtime from before them, which might read a packed table as version 2
- * descriptors, instead of misreporting. */
+ * in the registers they arrived in. A table whose first descriptor has
+ * another version is reported with that descriptor and address0. */
 void __alignguard_report_first(uint64_t address0, uint64_t address1,
                                uint64_t address2, uint64_t address3,
                                const alignguard_site *sites, uint64_t count);
@@ -241,8 +213,7 @@ void alignguard_clear_last_error(void);
 
 /* Formats the report line for these hook arguments into buf (always
  * NUL-terminated when size > 0); returns the length the full line needs,
- * like snprintf; `site` is an alignguard_site or an alignguard_packed_site,
- * as its version says. The site's function, subject and files come from the IR:
+ * like snprintf. The site's function, subject and files come from the IR:
  * their control bytes (below 0x20, and 0x7f) are written as \xNN, as the
  * audit table writes them, so the line never holds a newline or an escape
  * sequence. Uses no locale, no malloc. The line (docs/runtime.md):
@@ -252,7 +223,11 @@ void alignguard_clear_last_error(void);
  * (one line; the promise's place only when the site has one that differs
  * from where the check is), or for an alignment that is not a power of two
  *   ... = 0x<address> is not null, as the alignment <A> (not a power of
- *   two) requires[ at ...][, promised at ...] */
+ *   two) requires[ at ...][, promised at ...]
+ * or, for a descriptor of another version (nothing else of it is read),
+ *   alignguard: report from a site descriptor of version <V>, not 3
+ *   (pointer 0x<address>)
+ */
 size_t alignguard_format_report(char *buf, size_t size,
                                 const alignguard_site *site, uint64_t pointer,
                                 uint64_t alignment, int64_t offset);

@@ -1,13 +1,13 @@
-/*===- tests/fuzz/libfuzzer/rt_site_table.c - Fuzz the packed site tables --===*
+/*===- tests/fuzz/libfuzzer/rt_site_table.c - Fuzz the site tables ------===*
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
- * libFuzzer target for the packed descriptor tables (version 3,
- * alignguard_packed_site) that the table hooks read: the runtime decodes a
- * table entry (its strings by their offsets from the descriptor) and formats
- * its report line in alignguard_format_report, which the hooks and
- * alignguard_last_error() call. The input makes a table as well-formed as
- * the pass writes one (1 to 4 descriptors of version 3, every string offset
- * 0 or pointing into a NUL-terminated string area after them); every other
+ * libFuzzer target for the descriptor tables (alignguard_site) that the
+ * table hooks read: the runtime decodes a table entry (its strings by their
+ * offsets from the descriptor) and formats its report line in
+ * alignguard_format_report, which the hooks and alignguard_last_error()
+ * call. The input makes a table as well-formed as the pass writes one (1 to
+ * 4 descriptors of ALIGNGUARD_SITE_VERSION, every string offset 0 or
+ * pointing into a NUL-terminated string area after them); every other
  * field (kind, lines, alignment, offset, the addresses) is the input's:
  *
  *   byte 0           count - 1 (low two bits)
@@ -15,7 +15,7 @@
  *   4 x 8 bytes      the addresses the hook gets
  *   the rest         the strings
  *
- * It calls __alignguard_fallback_first_v3 (which counts and records the
+ * It calls __alignguard_fallback_first (which counts and records the
  * failing element, and reports nothing: report_fallback is off), checks
  * that alignguard_last_error() is the line of the element the hook had to
  * pick, one line without control bytes and shorter than the runtime's line
@@ -94,15 +94,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(strings, data, size);
   strings[size] = '\0';
   for (size_t e = 0; e < count; ++e) {
-    alignguard_packed_site *d = (alignguard_packed_site *)(void *)block + e;
+    alignguard_site *d = (alignguard_site *)(void *)block + e;
     const char *self = (const char *)d;
-    d->version = ALIGNGUARD_PACKED_SITE_VERSION;
+    d->version = ALIGNGUARD_SITE_VERSION;
     d->function = point(d->function, self, strings, size + 1);
     d->subject = point(d->subject, self, strings, size + 1);
     d->file = point(d->file, self, strings, size + 1);
     d->promise_file = point(d->promise_file, self, strings, size + 1);
   }
-  const alignguard_packed_site *table = (const alignguard_packed_site *)block;
+  const alignguard_site *table = (const alignguard_site *)(void *)block;
 
   /* The element the hook must pick: the first (of all but the last) whose
      power-of-two alignment the address, less its offset, misses; else the
@@ -116,13 +116,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       break;
     }
   }
-  __alignguard_fallback_first_v3(
-      addresses[0], addresses[1], addresses[2], addresses[3],
-      (const alignguard_site *)(const void *)table, count);
+  __alignguard_fallback_first(addresses[0], addresses[1], addresses[2],
+                              addresses[3], table, count);
   const char *last = alignguard_last_error();
   char expected[LineMax];
-  alignguard_format_report(expected, sizeof expected,
-                           (const alignguard_site *)(const void *)&table[pick],
+  alignguard_format_report(expected, sizeof expected, &table[pick],
                            addresses[pick], table[pick].alignment,
                            (int64_t)table[pick].offset);
   if (strcmp(last, expected) != 0)
@@ -134,8 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fail("a control byte in the line", pick, last);
 
   for (size_t e = 0; e < count; ++e)
-    check_cuts((const alignguard_site *)(const void *)&table[e], addresses[e],
-               table[e].alignment, (int64_t)table[e].offset, e);
+    check_cuts(&table[e], addresses[e], table[e].alignment,
+               (int64_t)table[e].offset, e);
   free(block);
   return 0;
 }

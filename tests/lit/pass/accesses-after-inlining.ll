@@ -79,13 +79,13 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16
 ; checks %p's accesses in place, and in the copy, with the same descriptor.
 ; RECOVER-LABEL: define {{.*}}void @k(
 ; RECOVER:         call {{.*}}@k.alignguard.recover(
-; RECOVER:         call void @__alignguard_report({{.*}}@[[SP:__alignguard_site[.0-9]*]]{{( to [^,]*)?}}, i64
+; RECOVER:         call void @__alignguard_report({{.*}}@[[SP:__alignguard_site[.0-9]*]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64
 ; RECOVER-NOT:     __alignguard_report
 ; RECOVER:         load <8 x float>, {{.*}}, align 4
 ; RECOVER:         load <8 x float>, {{.*}}, align 32
 ; RECOVER-LABEL: define internal {{.*}}@k.alignguard.recover(
 ; RECOVER:         call void @__alignguard_report(
-; RECOVER:         call void @__alignguard_report({{.*}}@[[SP]]{{( to [^,]*)?}}, i64
+; RECOVER:         call void @__alignguard_report({{.*}}@[[SP]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64
 ; RECOVER-NOT:     align 32
 ; RECOVER-LABEL: define {{.*}}@direct(
 ; RECOVER:         call {{.*}}@direct.alignguard.recover(

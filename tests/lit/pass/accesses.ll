@@ -29,7 +29,7 @@ define void @copy(float* %in, float* %out, i64 %n) {
 ; CHECK-NEXT:    br i1 [[BAD]], label %alignguard.fail, label %alignguard.ok
 ; One call of the table hook: the runtime reports in if in fails, else out.
 ; CHECK:       alignguard.fail:
-; CHECK-NEXT:    call void @__alignguard_report_first_abort_v3(i64 [[IN]], i64 [[OUT]], i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
+; CHECK-NEXT:    call void @__alignguard_report_first_abort(i64 [[IN]], i64 [[OUT]], i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
 ; CHECK:       loop:
 ; CHECK-NOT:     __alignguard
 ; CHECK:         load <8 x float>, {{.*}}, align 32, !alignguard.guarded [[HOISTED:![0-9]+]]

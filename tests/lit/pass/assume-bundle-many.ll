@@ -25,7 +25,7 @@ define void @many(i8* %a, i8* %b) {
 ; Abort: one call of the table hook with both descriptors, in one table,
 ; and both pointers: the runtime reports a's if a fails, else b's (the
 ; branch said one of them does).
-; ABORT-NEXT:    call void @__alignguard_report_first_abort_v3(i64 [[A]], i64 [[B]], i64 0, i64 0, {{.*}}@[[TABLE:__alignguard_site[.0-9]*]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64 2)
+; ABORT-NEXT:    call void @__alignguard_report_first_abort(i64 [[A]], i64 [[B]], i64 0, i64 0, {{.*}}@[[TABLE:__alignguard_site[.0-9]*]]{{( to [^,]*|, i32 0, i32 0, i32 0\))?}}, i64 2)
 ; ABORT-NEXT:    unreachable
 ; ABORT-NOT:     select
 ; ABORT-NOT:     alignguard.culprit

@@ -1,12 +1,12 @@
 ; The optional third operand of "align" is an offset: `p - off` is aligned.
-; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
-; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
+; RUN: %opt-ag -passes='align-guard,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,ABORT
+; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,RECOVER
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK-DAG: @[[POS:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 64, i64 16, {{.*}} null, i32 0, i32 0 }
-; CHECK-DAG: @[[NEG:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 32, i64 -4, {{.*}} null, i32 0, i32 0 }
-; CHECK-DAG: @[[DYN:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 16, i64 0, {{.*}} null, i32 0, i32 0 }
+; CHECK-DAG: ; packed @[[POS:__alignguard_site[.0-9]*]] = [{{.*}} i64 64, i64 16, null, i32 0, i32 0 }]
+; CHECK-DAG: ; packed @[[NEG:__alignguard_site[.0-9]*]] = [{{.*}} i64 32, i64 -4, null, i32 0, i32 0 }]
+; CHECK-DAG: ; packed @[[DYN:__alignguard_site[.0-9]*]] = [{{.*}} i64 16, i64 0, null, i32 0, i32 0 }]
 
 define void @positive(i8* %p) {
 ; CHECK-LABEL: define void @positive(

@@ -1,17 +1,15 @@
 ; An "align" assume bundle becomes a check before the assume; the assume
 ; moves into the continuation (abort, trap, recover's rerun) or goes (the
 ; recover copy).
-; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
-; RUN: %opt-ag -passes='align-guard<abort>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
-; RUN: %opt-ag -passes='align-guard<trap>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,TRAP
-; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
+; RUN: %opt-ag -passes='align-guard,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,ABORT
+; RUN: %opt-ag -passes='align-guard<abort>,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,ABORT
+; RUN: %opt-ag -passes='align-guard<trap>,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,TRAP
+; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,RECOVER
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; ABORT: @[[FN:__alignguard_str[.0-9]*]] = private unnamed_addr constant [6 x i8] c"scale\00"
-; ABORT: @[[SUBJ:__alignguard_str[.0-9]*]] = private unnamed_addr constant [16 x i8] c"argument #0 'p'\00"
-; ABORT: @[[SITE:__alignguard_site[.0-9]*]] = private constant { i32, i32, {{i8\*|ptr}}, {{i8\*|ptr}}, {{i8\*|ptr}}, i32, i32, i64, i64, {{i8\*|ptr}}, i32, i32 } { i32 2, i32 0, {{.*}}@[[FN]]{{.*}}@[[SUBJ]]{{.*}}, {{i8\*|ptr}} null, i32 0, i32 0, i64 64, i64 0, {{.*}} null, i32 0, i32 0 }
+; ABORT: ; packed @[[SITE:__alignguard_site[.0-9]*]] = [{ i32 3, i32 0, c"scale", c"argument #0 'p'", null, i32 0, i32 0, i64 64, i64 0, null, i32 0, i32 0 }]
 ; TRAP-NOT: __alignguard_site
 
 define void @scale(float* %p, i64 %n) {

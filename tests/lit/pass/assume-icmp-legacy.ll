@@ -2,14 +2,14 @@
 ; `icmp eq (and (ptrtoint p), 2^k-1), 0`, optionally with an offset. Where
 ; the check stops the kernel, the promise stays after it as an "align"
 ; bundle (the condition would fold against the check's own test).
-; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
-; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
+; RUN: %opt-ag -passes='align-guard,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,ABORT
+; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,RECOVER
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK-DAG: @{{__alignguard_site[.0-9]*}} = private constant { i32, i32, {{.*}} } { i32 2, i32 1, {{.*}}, i64 32, i64 0, {{.*}} null, i32 0, i32 0 }
-; CHECK-DAG: @{{__alignguard_site[.0-9]*}} = private constant { i32, i32, {{.*}} } { i32 2, i32 1, {{.*}}, i64 16, i64 8, {{.*}} null, i32 0, i32 0 }
-; CHECK-DAG: @{{__alignguard_site[.0-9]*}} = private constant { i32, i32, {{.*}} } { i32 2, i32 1, {{.*}}, i64 64, i64 -4, {{.*}} null, i32 0, i32 0 }
+; CHECK-DAG: ; packed @{{__alignguard_site[.0-9]*}} = [{ i32 3, i32 1, {{.*}}, i64 32, i64 0, null, i32 0, i32 0 }]
+; CHECK-DAG: ; packed @{{__alignguard_site[.0-9]*}} = [{ i32 3, i32 1, {{.*}}, i64 16, i64 8, null, i32 0, i32 0 }]
+; CHECK-DAG: ; packed @{{__alignguard_site[.0-9]*}} = [{ i32 3, i32 1, {{.*}}, i64 64, i64 -4, null, i32 0, i32 0 }]
 
 define void @legacy(float* %p) {
 ; CHECK-LABEL: define void @legacy(

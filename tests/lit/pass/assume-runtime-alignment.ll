@@ -1,11 +1,11 @@
 ; An alignment known only at run time: the check tests `p & (a-1)` when a is
 ; a power of two and, as LangRef says of any other value, that p is null.
 ; The site records alignment 0; the hook receives the value.
-; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s
+; RUN: %opt-ag -passes='align-guard,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK: @[[SITE:__alignguard_site[.0-9]*]] = private constant {{.*}} i64 0, i64 0, {{.*}} null, i32 0, i32 0 }
+; CHECK: ; packed @[[SITE:__alignguard_site[.0-9]*]] = [{{.*}} i64 0, i64 0, null, i32 0, i32 0 }]
 
 define void @dyn(i8* %p, i32 %a) {
 ; CHECK-LABEL: define void @dyn(

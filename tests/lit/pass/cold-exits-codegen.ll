@@ -16,11 +16,11 @@
 ; RUN: %opt-ag -passes='align-guard<abort>,default<O2>' -S %s -o %t.abort.ll
 ; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.abort.ll -o %t.abort.s
 ; RUN: %python %tools/aligned-path.py %t.abort.s saxpy:6 both64:4
-; RUN: FileCheck %s -DTHUNK=__alignguard_report_first_abort_v3.thunk.i32 < %t.abort.s
+; RUN: FileCheck %s -DTHUNK=__alignguard_report_first_abort.thunk.i32 < %t.abort.s
 ; RUN: %opt-ag -passes='align-guard<return=-1>,default<O2>' -S %s -o %t.return.ll
 ; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.return.ll -o %t.return.s
 ; RUN: %python %tools/aligned-path.py %t.return.s saxpy:6 both64:4
-; RUN: FileCheck %s -DTHUNK=__alignguard_report_first_v3.thunk.i32.m1 < %t.return.s
+; RUN: FileCheck %s -DTHUNK=__alignguard_report_first.thunk.i32.m1 < %t.return.s
 ; RUN: %opt-ag -passes='align-guard<fallback>,default<O2>' -S %s -o %t.fallback.ll
 ; RUN: %llc -O2 -mtriple=x86_64-unknown-linux-gnu %t.fallback.ll -o %t.fallback.s
 ; RUN: %python %tools/aligned-path.py %t.fallback.s saxpy:6 both64:4

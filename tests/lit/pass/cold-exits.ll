@@ -264,7 +264,7 @@ alignguard.ok:
 ; same way, with all their arguments.
 ; CHECK-LABEL: define void @abort_table(
 ; CHECK:       alignguard.fail:
-; CHECK-NEXT:    tail call void @__alignguard_report_first_abort_v3.thunk.void(i64 %a.bits, i64 %b.bits, i64 0, i64 0, {{i8\*|ptr}} @site, i64 2), !nosanitize
+; CHECK-NEXT:    tail call void @__alignguard_report_first_abort.thunk.void(i64 %a.bits, i64 %b.bits, i64 0, i64 0, {{i8\*|ptr}} @site, i64 2), !nosanitize
 ; CHECK-NEXT:    ret void
 define void @abort_table(i8* %a, i8* %b) {
 entry:
@@ -276,7 +276,7 @@ entry:
   br i1 %bad, label %alignguard.fail, label %alignguard.ok
 
 alignguard.fail:
-  call void @__alignguard_report_first_abort_v3(i64 %a.bits, i64 %b.bits, i64 0, i64 0, i8* @site, i64 2), !nosanitize !2
+  call void @__alignguard_report_first_abort(i64 %a.bits, i64 %b.bits, i64 0, i64 0, i8* @site, i64 2), !nosanitize !2
   unreachable, !nosanitize !2
 
 alignguard.ok:
@@ -296,7 +296,7 @@ entry:
   br i1 %bad, label %alignguard.fail, label %alignguard.ok
 
 alignguard.fail:
-  call void @__alignguard_fallback_first_v3(i64 %a.bits, i64 %b.bits, i64 0, i64 0, i8* @site, i64 2), !nosanitize !2
+  call void @__alignguard_fallback_first(i64 %a.bits, i64 %b.bits, i64 0, i64 0, i8* @site, i64 2), !nosanitize !2
   %slow = call i32 @fallback_table.alignguard.unaligned(i8* %a, i8* %b) #0, !nosanitize !2
   ret i32 %slow
 
@@ -334,11 +334,11 @@ define internal i32 @fallback_table.alignguard.unaligned(i8* %a, i8* %b) #1 {
 ; CHECK-NEXT:   call void @__alignguard_fallback({{i8\*|ptr}} @site, i64 %1, i64 16, i64 0)
 ; CHECK-NEXT:   call void @fallback_const.alignguard.unaligned({{i8\*|ptr}} %0)
 ; CHECK-NEXT:   ret i32 0
-; CHECK:      define linkonce_odr hidden void @__alignguard_report_first_abort_v3.thunk.void(i64 %0, i64 %1, i64 %2, i64 %3, {{i8\*|ptr}} %4, i64 %5) unnamed_addr #[[THUNK]] comdat {
-; CHECK-NEXT:   call void @__alignguard_report_first_abort_v3(i64 %0, i64 %1, i64 %2, i64 %3, {{i8\*|ptr}} %4, i64 %5)
+; CHECK:      define linkonce_odr hidden void @__alignguard_report_first_abort.thunk.void(i64 %0, i64 %1, i64 %2, i64 %3, {{i8\*|ptr}} %4, i64 %5) unnamed_addr #[[THUNK]] comdat {
+; CHECK-NEXT:   call void @__alignguard_report_first_abort(i64 %0, i64 %1, i64 %2, i64 %3, {{i8\*|ptr}} %4, i64 %5)
 ; CHECK-NEXT:   unreachable
 ; CHECK:      define private i32 @fallback_table.alignguard.fallback({{i8\*|ptr}} %0, {{i8\*|ptr}} %1, i64 %2, i64 %3) #[[THUNK]] {
-; CHECK-NEXT:   call void @__alignguard_fallback_first_v3(i64 %2, i64 %3, i64 0, i64 0, {{i8\*|ptr}} @site, i64 2)
+; CHECK-NEXT:   call void @__alignguard_fallback_first(i64 %2, i64 %3, i64 0, i64 0, {{i8\*|ptr}} @site, i64 2)
 ; CHECK-NEXT:   %5 = tail call i32 @fallback_table.alignguard.unaligned({{i8\*|ptr}} %0, {{i8\*|ptr}} %1)
 ; CHECK-NEXT:   ret i32 %5
 ; CHECK-NOT:  define {{.*}}thunk
@@ -347,8 +347,8 @@ define internal i32 @fallback_table.alignguard.unaligned(i8* %a, i8* %b) #1 {
 declare void @__alignguard_report_abort(i8*, i64, i64, i64) cold noreturn
 declare void @__alignguard_report(i8*, i64, i64, i64) cold
 declare void @__alignguard_fallback(i8*, i64, i64, i64) cold
-declare void @__alignguard_report_first_abort_v3(i64, i64, i64, i64, i8*, i64) cold noreturn
-declare void @__alignguard_fallback_first_v3(i64, i64, i64, i64, i8*, i64) cold
+declare void @__alignguard_report_first_abort(i64, i64, i64, i64, i8*, i64) cold noreturn
+declare void @__alignguard_fallback_first(i64, i64, i64, i64, i8*, i64) cold
 declare void @may_throw()
 declare i32 @__CxxFrameHandler3(...)
 

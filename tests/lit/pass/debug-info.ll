@@ -4,17 +4,13 @@
 ; for a parameter, the assume's own location, which for an assume inlined
 ; from a helper (kern.h:20:10) is not where the check is (the call in
 ; @kern2, kern.c:9:5).
-; RUN: %opt-ag -passes='align-guard,verify' -S %s | FileCheck %s
+; RUN: %opt-ag -passes='align-guard,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK-DAG: c"argument #1 'dst'\00"
-; CHECK-DAG: c"argument #0 'src'\00"
-; CHECK-DAG: @[[FILE:__alignguard_str[.0-9]*]] = {{.*}}c"kern.c\00"
-; CHECK-DAG: @[[HEADER:__alignguard_str[.0-9]*]] = {{.*}}c"kern.h\00"
-; CHECK-DAG: @[[SRC:__alignguard_site[.0-9]*]] = private constant {{.*}}@[[FILE]]{{.*}}, i32 7, i32 14, i64 64, i64 0, {{.*}}@[[FILE]]{{.*}}, i32 7, i32 14 }
-; CHECK-DAG: @[[DST:__alignguard_site[.0-9]*]] = private constant {{.*}}@[[FILE]]{{.*}}, i32 3, i32 0, i64 32, i64 0, {{.*}}@[[FILE]]{{.*}}, i32 3, i32 0 }
-; CHECK-DAG: @[[INL:__alignguard_site[.0-9]*]] = private constant {{.*}}@[[FILE]]{{.*}}, i32 9, i32 5, i64 16, i64 0, {{.*}}@[[HEADER]]{{.*}}, i32 20, i32 10 }
+; CHECK-DAG: ; packed @[[SRC:__alignguard_site[.0-9]*]] = [{{.*}}, c"argument #0 'src'", c"kern.c", i32 7, i32 14, i64 64, i64 0, {{.*}}c"kern.c", i32 7, i32 14 }]
+; CHECK-DAG: ; packed @[[DST:__alignguard_site[.0-9]*]] = [{{.*}}, c"argument #1 'dst'", c"kern.c", i32 3, i32 0, i64 32, i64 0, {{.*}}c"kern.c", i32 3, i32 0 }]
+; CHECK-DAG: ; packed @[[INL:__alignguard_site[.0-9]*]] = [{{.*}}c"kern.c", i32 9, i32 5, i64 16, i64 0, {{.*}}c"kern.h", i32 20, i32 10 }]
 
 define void @kern2(float* %p) !dbg !20 {
 ; CHECK-LABEL: define void @kern2(

@@ -12,7 +12,6 @@
 ; A call of the marker that align-guard did not write is an error, not a guess.
 ; RUN: not %opt-ag -passes=align-guard-expand -disable-output %S/Inputs/deferred-bad-marker.ll 2>&1 | FileCheck %s --check-prefix=BAD
 ; RUN: not %opt-ag -passes=align-guard-expand -disable-output %S/Inputs/deferred-bad-table-marker.ll 2>&1 | FileCheck %s --check-prefix=BAD
-; RUN: not %opt-ag -passes=align-guard-expand -disable-output %S/Inputs/deferred-old-table-marker.ll 2>&1 | FileCheck %s --check-prefix=BAD
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
@@ -33,7 +32,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; EXP-NEXT:     %ag.misaligned = icmp ne i64 %ag.terms, 0
 ; EXP-NEXT:     br i1 %ag.misaligned, label %alignguard.fail, label %alignguard.ok
 ; EXP:        alignguard.fail:
-; EXP-ABORT:    call void @__alignguard_report_first_abort_v3(i64 %ag.ptr, i64 %ag.ptr1, i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
+; EXP-ABORT:    call void @__alignguard_report_first_abort(i64 %ag.ptr, i64 %ag.ptr1, i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
 ; EXP-TRAP:     call void @llvm.trap()
 ; EXP-NEXT:     unreachable
 ; EXP:        alignguard.ok:

@@ -24,7 +24,7 @@ define i32 @kernel(float* align 64 %a, float* align 64 %b, i64 %n) {
 ; One cold block, one fallback call (the table hook: the runtime records a
 ; if a fails, else b).
 ; CHECK:       alignguard.fail:
-; CHECK-NEXT:    call void @__alignguard_fallback_first_v3(i64 [[A]], i64 [[B]], i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
+; CHECK-NEXT:    call void @__alignguard_fallback_first(i64 [[A]], i64 [[B]], i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
 ; CHECK-NEXT:    [[R:%.*]] = call i32 @kernel.alignguard.unaligned({{float\*|ptr}} %a, {{float\*|ptr}} %b, i64 %n) [[NOINLINE:#[0-9]+]]
 ; CHECK-NEXT:    ret i32 [[R]]
 ; CHECK-NOT:   alignguard.culprit

@@ -7,7 +7,7 @@
 ; TRAP: call void @llvm.trap()
 ; The table hooks are checked the same way, against their own type.
 ; RUN: not %opt-ag -passes='align-guard' -disable-output %S/Inputs/hook-name-clash-table.ll 2>&1 | FileCheck %s --check-prefix=TABLE
-; TABLE: error: align-guard: cannot call the AlignGuard runtime: '__alignguard_report_first_abort_v3' is declared with another type than the runtime's void(uint64_t, uint64_t, uint64_t, uint64_t, const alignguard_site *, uint64_t)
+; TABLE: error: align-guard: cannot call the AlignGuard runtime: '__alignguard_report_first_abort' is declared with another type than the runtime's void(uint64_t, uint64_t, uint64_t, uint64_t, const alignguard_site *, uint64_t)
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 

@@ -43,7 +43,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-NOT:     call void @llvm.assume
 ; CHECK:         br i1 %bad, label %fail, label %alignguard.aligned
 ; CHECK:       fail:
-; CHECK-NEXT:    tail call i32 @__alignguard_report_first_abort_v3.thunk.i32(
+; CHECK-NEXT:    tail call i32 @__alignguard_report_first_abort.thunk.i32(
 ; CHECK-NEXT:    ret i32
 ; CHECK:       alignguard.aligned:
 ; CHECK-NEXT:    [[R:%.*]] = tail call i32 @k.alignguard.body({{.*}} %y, {{.*}} %x, i64 %n), !dbg {{![0-9]+}}, !nosanitize
@@ -61,7 +61,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; ASM-LABEL: k:
 ; ASM:         k.alignguard.body # TAILCALL
 ; ASM-NOT:     .Lfunc_end
-; ASM:         __alignguard_report_first_abort_v3.thunk.i32 # TAILCALL
+; ASM:         __alignguard_report_first_abort.thunk.i32 # TAILCALL
 ; ASM-LABEL: k.alignguard.body:
 ; ASM-NOT:     $63
 ; ASM:         .size k.alignguard.body
@@ -75,7 +75,7 @@ entry:
   br i1 %bad, label %fail, label %body, !dbg !7, !nosanitize !2
 
 fail:
-  call void @__alignguard_report_first_abort_v3(i64 %yi, i64 %xi, i64 0, i64 0, i8* getelementptr ([64 x i8], [64 x i8]* @site, i64 0, i64 0), i64 2), !dbg !7, !nosanitize !2
+  call void @__alignguard_report_first_abort(i64 %yi, i64 %xi, i64 0, i64 0, i8* getelementptr ([64 x i8], [64 x i8]* @site, i64 0, i64 0), i64 2), !dbg !7, !nosanitize !2
   unreachable, !nosanitize !2
 
 body:
@@ -422,7 +422,7 @@ done:
 ; CHECK: attributes #[[WRAPPER]] = { {{.*}}optsize
 
 declare void @__alignguard_report_abort(i8*, i64, i64, i64)
-declare void @__alignguard_report_first_abort_v3(i64, i64, i64, i64, i8*, i64)
+declare void @__alignguard_report_first_abort(i64, i64, i64, i64, i8*, i64)
 declare void @user_cold() cold
 declare void @llvm.assume(i1)
 declare i8* @llvm.returnaddress(i32)

@@ -30,7 +30,7 @@ define void @vadd(float* %a, float* align 64 %b, float* align 32 %c) {
 ; TRAP-NEXT:     call void @llvm.trap()
 ; Abort: one call of the table hook (the runtime reports b if b fails,
 ; else c).
-; ABORT-NEXT:    call void @__alignguard_report_first_abort_v3(i64 [[B]], i64 [[C]], i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
+; ABORT-NEXT:    call void @__alignguard_report_first_abort(i64 [[B]], i64 [[C]], i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
 ; ABORT-NEXT:    unreachable
 ; Recover: the call reruns in the recover copy; the aligned path keeps the
 ; promises.

@@ -7,8 +7,8 @@
 ; its alignment, when its own check would run wherever the parameter's does
 ; (the report names the parameter, with the raised alignment). An access
 ; check that runs only when a loop does stays a check of its own.
-; RUN: %opt-ag -passes='align-guard<accesses>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,ABORT
-; RUN: %opt-ag -passes='align-guard<accesses;recover>,verify' -S %s | FileCheck %s --check-prefixes=CHECK,RECOVER
+; RUN: %opt-ag -passes='align-guard<accesses>,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,ABORT
+; RUN: %opt-ag -passes='align-guard<accesses;recover>,verify' -S %s | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,RECOVER
 ; RUN: %opt-ag -passes='align-guard<accesses;recover>' -pass-remarks=align-guard -pass-remarks-analysis=align-guard -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 ; A remark file carries each promise's plan after the message, the fields of
 ; the audit's `plan` object (docs/guide.md).
@@ -18,8 +18,8 @@
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 
-; CHECK-DAG: @[[SAME:__alignguard_site[.0-9]*]] = private constant {{.*}} { i32 2, i32 2, {{.*}}, i64 32, i64 0, {{.*}} null, i32 0, i32 0 }
-; CHECK-DAG: @[[STRONGER:__alignguard_site[.0-9]*]] = private constant {{.*}} { i32 2, i32 2, {{.*}}, i64 32, i64 0, {{.*}} null, i32 0, i32 0 }
+; CHECK-DAG: ; packed @[[SAME:__alignguard_site[.0-9]*]] = [{ i32 3, i32 2, {{.*}}, i64 32, i64 0, null, i32 0, i32 0 }]
+; CHECK-DAG: ; packed @[[STRONGER:__alignguard_site[.0-9]*]] = [{ i32 3, i32 2, {{.*}}, i64 32, i64 0, null, i32 0, i32 0 }]
 
 ; The same alignment: the parameter's check, nothing for the accesses.
 ; REMARK: access on argument #0 'x' gets no check: covered by the check of site 0{{$}}

@@ -85,7 +85,7 @@ define void @slot_in_loop(i8** %ps, i64 %n) {
 ; CHECK-LABEL: define void @slot_in_loop(
 ; CHECK-DAG:     ptrtoint {{.*}}%x to i64
 ; CHECK-DAG:     ptrtoint {{.*}}%old to i64
-; CHECK:         call void @__alignguard_report_first_abort_v3(
+; CHECK:         call void @__alignguard_report_first_abort(
 entry:
   %slot = alloca i8*, align 8
   br label %loop

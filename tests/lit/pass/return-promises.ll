@@ -5,9 +5,9 @@
 ; comes back as a guarded assume in the continuation; other calls of the
 ; callee keep the promise on their own call site. An invoke is checked in
 ; a normal destination of its own. Null passes every check.
-; RUN: %opt-ag -passes='align-guard,verify' -S %s 2>%t.err | FileCheck %s --check-prefixes=CHECK,ABORT
+; RUN: %opt-ag -passes='align-guard,verify' -S %s 2>%t.err | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,ABORT
 ; RUN: FileCheck %s --check-prefix=WARN < %t.err
-; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s 2>/dev/null | FileCheck %s --check-prefixes=CHECK,RECOVER
+; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s 2>/dev/null | %python %tools/packed-sites.py | FileCheck %s --check-prefixes=CHECK,RECOVER
 ; A second run adds nothing: the guarded assumes are skipped.
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s 2>/dev/null > %t.once.ll
 ; RUN: %opt-ag -passes='align-guard,verify' -S %t.once.ll 2>/dev/null | grep -c alignguard.fail: | FileCheck %s --check-prefix=ONCE
@@ -27,10 +27,8 @@ declare align 8 dereferenceable(16) i8* @ref()
 declare i32 @__gxx_personality_v0(...)
 declare void @use(i8*)
 
-; CHECK-DAG: @[[RET_GET:__alignguard_str[.0-9]*]] = private unnamed_addr constant [30 x i8] c"the pointer returned by 'get'\00"
-; CHECK-DAG: @[[RET_DECL:__alignguard_str[.0-9]*]] = private unnamed_addr constant [35 x i8] c"the pointer returned by 'get_decl'\00"
 ; The site's kind is 3, ALIGNGUARD_KIND_RETURN_ATTR.
-; CHECK-DAG: @__alignguard_site{{[.0-9]*}} = private constant {{.*}} { i32 {{[0-9]+}}, i32 3, {{.*}}@[[RET_GET]]{{.*}}, i64 64, i64 0
+; CHECK-DAG: ; packed @__alignguard_site{{[.0-9]*}} = [{ i32 {{[0-9]+}}, i32 3, {{.*}}c"the pointer returned by 'get'"{{.*}}, i64 64, i64 0
 
 ; The declaration keeps nothing: its one call now carries the promise.
 ; CHECK-LABEL: declare {{i8\*|ptr}} @get_decl()

@@ -15,7 +15,7 @@ define i32 @k32(float* align 64 %a, float* align 64 %b) {
 ; One cold block, one call of the table hook (the runtime reports a if a
 ; fails, else b).
 ; CHECK:       alignguard.fail:
-; CHECK-NEXT:    call void @__alignguard_report_first_v3(i64 %ag.ptr{{[0-9]*}}, i64 %ag.ptr{{[0-9]*}}, i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
+; CHECK-NEXT:    call void @__alignguard_report_first(i64 %ag.ptr{{[0-9]*}}, i64 %ag.ptr{{[0-9]*}}, i64 0, i64 0, {{.*}}@__alignguard_site{{.*}}, i64 2)
 ; CHECK-NEXT:    ret i32 -1
 ; CHECK-NOT:   alignguard.culprit
 ; CHECK:       alignguard.ok:

@@ -15,11 +15,11 @@
 // CHECK: identical
 // CONTROL: control differs, as expected
 // ASM-LABEL: vadd:
-// ASM: jmp __alignguard_report_first_abort_v3.thunk.void
+// ASM: jmp __alignguard_report_first_abort.thunk.void
 // ASM-LABEL: vadd_param:
-// ASM: jmp __alignguard_report_first_abort_v3.thunk.void
-// ASM-LABEL: __alignguard_report_first_abort_v3.thunk.void:
-// ASM: __alignguard_report_first_abort_v3
+// ASM: jmp __alignguard_report_first_abort.thunk.void
+// ASM-LABEL: __alignguard_report_first_abort.thunk.void:
+// ASM: __alignguard_report_first_abort
 
 #ifdef NO_PROMISE
 #define ASSUME_ALIGNED(p) (p)

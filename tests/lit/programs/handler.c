@@ -24,8 +24,8 @@ static void host_error(const alignguard_report_info *info, void *user) {
          (unsigned long long)info->misalignment);
   printf("actual alignment %llu, promised at %s:%u:%u\n",
          (unsigned long long)info->actual_alignment,
-         info->promise_file ? info->promise_file : "(unknown)",
-         info->promise_line, info->promise_column);
+         info->site->promise_file ? info->site->promise_file : "(unknown)",
+         info->site->promise_line, info->site->promise_column);
   printf("line: %s\n", info->message);
   exit(7);
 }
