@@ -282,7 +282,7 @@ def not_looked_at(f, accesses, loads):
             or (f["kind"] == "load-metadata" and not loads))
 
 
-def check_audit(findings, accesses, loads, errors):
+def check_audit(findings, errors):
     """2. The audit's statuses against its own plans."""
     sites = {(f["function"], f["plan"]["site"]) for f in findings
              if f["plan"]["check"]}
@@ -310,8 +310,8 @@ def check_audit(findings, accesses, loads, errors):
                                              p["site"] is not None):
             disagree(errors, "audit: %s is unsupported, yet its plan gives "
                      "it a site: %s" % (show(f), show_finding(f)))
-        if not_looked_at(f, accesses, loads) and p["reason"] in NOT_IN_SCOPE \
-                and (p["check"] or p["site"] is not None):
+        if p["reason"] in NOT_IN_SCOPE and (p["check"] or
+                                            p["site"] is not None):
             disagree(errors, "audit: %s is a promise align-guard does not "
                      "look at, yet its plan gives it a site: %s"
                      % (show(f), show_finding(f)))
@@ -398,7 +398,7 @@ def check_warnings(findings, carried, guard, errors):
 def compare(findings, guard, accesses, errors=None, loads=False):
     """Raises Disagreement at the first difference (with `errors`, a list:
     appends every difference to it); returns the counts."""
-    check_audit(findings, accesses, loads, errors)
+    check_audit(findings, errors)
     carried = match_plans(findings, guard, accesses, loads, errors)
     check_warnings(findings, carried, guard, errors)
     plans = guard["plans"]
