@@ -138,6 +138,15 @@ if shutil.which("ccache", path=config.environment["PATH"]):
 for tool in ("sccache", "distcc"):
     if shutil.which(tool, path=config.environment["PATH"]):
         config.available_features.add(tool)
+# NVIDIA's PTX assembler, where a CUDA toolkit is installed (not a Debian
+# package): the guarded PTX must assemble. Without it lit reports those tests
+# UNSUPPORTED.
+for ptxas in (shutil.which("ptxas", path=config.environment["PATH"]),
+              "/usr/local/cuda/bin/ptxas"):
+    if ptxas and os.access(ptxas, os.X_OK):
+        config.available_features.add("ptxas")
+        config.substitutions.append(("%ptxas", ptxas))
+        break
 # The Rust host test needs cargo (it builds offline, with no dependencies);
 # without it lit reports the test UNSUPPORTED, never passed.
 if shutil.which("cargo", path=config.environment["PATH"]):
