@@ -157,18 +157,23 @@ cloneCallWithBundles(llvm::CallInst *CI,
 
 /// Emits `call void @llvm.trap()` (the IRBuilder overloads for intrinsics
 /// differ between versions; a declaration works on all).
+/// The declaration of the (not overloaded) intrinsic ID in M (renamed in
+/// LLVM 20).
+inline llvm::Function *intrinsicDeclaration(llvm::Module *M,
+                                            llvm::Intrinsic::ID ID) {
+#if LLVM_VERSION_MAJOR >= 20
+  return llvm::Intrinsic::getOrInsertDeclaration(M, ID);
+#else
+  return llvm::Intrinsic::getDeclaration(M, ID);
+#endif
+}
+
 inline llvm::CallInst *
 createTrap(llvm::IRBuilderBase &B,
            llvm::ArrayRef<llvm::OperandBundleDef> Bundles = {}) {
   llvm::Module *M = B.GetInsertBlock()->getModule();
-#if LLVM_VERSION_MAJOR >= 20
-  llvm::Function *Trap =
-      llvm::Intrinsic::getOrInsertDeclaration(M, llvm::Intrinsic::trap);
-#else
-  llvm::Function *Trap =
-      llvm::Intrinsic::getDeclaration(M, llvm::Intrinsic::trap);
-#endif
-  return B.CreateCall(Trap, {}, Bundles);
+  return B.CreateCall(intrinsicDeclaration(M, llvm::Intrinsic::trap), {},
+                      Bundles);
 }
 
 /// The alignment of a masked load or store, whose pointer is operand

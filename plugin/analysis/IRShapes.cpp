@@ -102,6 +102,10 @@ bool isGPUTarget(const Module &M) {
   return T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV();
 }
 
+bool reportsFromDevice(const Module &M) {
+  return compat::targetTriple(M).isNVPTX();
+}
+
 DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>> funcletColors(Function &F) {
   if (F.hasPersonalityFn() &&
       isFuncletEHPersonality(classifyEHPersonality(F.getPersonalityFn())))

@@ -102,6 +102,11 @@ bool staysAtEntryTop(const llvm::Instruction &I);
 /// True when the module is device code, where no host runtime can be linked.
 bool isGPUTarget(const llvm::Module &M);
 
+/// True when a failing check in the module can report from the device
+/// (DeviceReport.h): NVPTX, where vprintf and __assertfail are resolved by
+/// the PTX assembler and the driver.
+bool reportsFromDevice(const llvm::Module &M);
+
 /// The funclet colours of F's blocks (Windows EH); empty for other
 /// personalities. Calls in a funclet need a "funclet" bundle.
 llvm::DenseMap<llvm::BasicBlock *, llvm::TinyPtrVector<llvm::BasicBlock *>>

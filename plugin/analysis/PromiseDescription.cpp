@@ -172,4 +172,19 @@ PromiseDescription describePromise(const AlignmentPromise &A,
   return D;
 }
 
+std::string escapeControlBytes(StringRef Text) {
+  std::string Out;
+  for (unsigned char C : Text) {
+    if (C < 0x20 || C == 0x7f) {
+      static const char Hex[] = "0123456789abcdef";
+      Out += "\\x";
+      Out += Hex[C >> 4];
+      Out += Hex[C & 15];
+    } else {
+      Out += static_cast<char>(C);
+    }
+  }
+  return Out;
+}
+
 } // namespace alignguard

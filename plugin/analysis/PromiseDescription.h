@@ -84,6 +84,11 @@ std::string absoluteSourcePath(llvm::StringRef Directory, llvm::StringRef File);
 /// ` at file:line` for a message, or "" without debug info.
 std::string describeLocation(const llvm::DebugLoc &DL);
 
+/// Text from the IR (names, subjects, files) as every report shows it:
+/// control bytes (below 0x20, and 0x7f) as \xNN, so that a report stays one
+/// line, as the runtime writes them (alignguard_format_report).
+std::string escapeControlBytes(llvm::StringRef Text);
+
 } // namespace alignguard
 
 #endif // ALIGNGUARD_PROMISEDESCRIPTION_H

@@ -14,6 +14,7 @@
 #include "CheckPlanner.h"
 #include "CheckPreparation.h"
 #include "Compat.h"
+#include "DeviceReport.h"
 #include "Diagnostics.h"
 #include "EntryPoints.h"
 #include "IRShapes.h"
@@ -66,15 +67,19 @@ std::vector<AlignmentPromise> collect(Function &F, bool IsEntry,
 /// The action of this module (moduleAction), with a warning when it is not
 /// the one requested.
 FailureAction decideModuleAction(Module &M, FailureAction Requested) {
-  if (moduleAction(M, Requested) == Requested)
+  FailureAction Action = moduleAction(M, Requested);
+  if (Action == Requested)
     return Requested;
   diagnose(M.getContext(),
            "align-guard: target '" + compat::targetTriple(M).str() +
                "' cannot link the AlignGuard runtime; failing checks in "
-               "this module trap instead of '" +
-               failureActionName(Requested) + "'",
+               "this module " +
+               (Action == FailureAction::Trap
+                    ? "trap"
+                    : "report from the device and stop") +
+               " instead of '" + failureActionName(Requested) + "'",
            DS_Warning);
-  return FailureAction::Trap;
+  return Action;
 }
 
 } // namespace
@@ -181,11 +186,7 @@ public:
         Sites(M), Entries(M, Opts) {}
 
   /// Empty when the module's hooks can be called; otherwise why not.
-  std::string checkHooks() const {
-    return Action == FailureAction::Trap
-               ? ""
-               : checkReportHooks(M, Sites.pointerType());
-  }
+  std::string checkHooks() const { return checkFailureCalls(M, Action); }
   /// True when the module changed.
   bool run();
 

@@ -243,20 +243,7 @@ static std::string alignmentText(const AuditFinding &F) {
 
 /// A table cell: control characters (from odd IR names) shown as \xNN so
 /// that one finding stays one line.
-static std::string cell(StringRef Text) {
-  std::string Out;
-  for (unsigned char C : Text) {
-    if (C < 0x20 || C == 0x7f) {
-      static const char Hex[] = "0123456789abcdef";
-      Out += "\\x";
-      Out += Hex[C >> 4];
-      Out += Hex[C & 15];
-    } else {
-      Out += static_cast<char>(C);
-    }
-  }
-  return Out;
-}
+static std::string cell(StringRef Text) { return escapeControlBytes(Text); }
 
 void writeAuditTable(raw_ostream &OS, const AuditReport &R) {
   std::vector<std::vector<std::string>> Rows = {

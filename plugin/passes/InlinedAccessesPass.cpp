@@ -9,6 +9,7 @@
 #include "AlignGuardPass.h"
 #include "CheckEmitter.h"
 #include "CheckPlanner.h"
+#include "DeviceReport.h"
 #include "Diagnostics.h"
 #include "LazyAnalysis.h"
 #include "PromiseDescription.h"
@@ -90,9 +91,7 @@ InlinedAccessesPass::ModuleFacts &InlinedAccessesPass::facts(Function &F) {
   }
   Facts->Suppressed = std::make_unique<Suppressions>(std::move(*Suppressed));
   Facts->Action = moduleAction(M, Opts.Action);
-  SiteDescriptors Sites(M);
-  Facts->Usable = Facts->Action == FailureAction::Trap ||
-                  checkReportHooks(M, Sites.pointerType()).empty();
+  Facts->Usable = checkFailureCalls(M, Facts->Action).empty();
   return *Facts;
 }
 

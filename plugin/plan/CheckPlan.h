@@ -68,6 +68,10 @@ struct FailurePolicy {
   /// The aligned path keeps every promise.
   bool Rerun = false;
 
+  /// Abort on a device (reportsFromDevice): the failing side prints the
+  /// report from the device, then stops the kernel (DeviceReport.h).
+  bool OnDevice = false;
+
   /// The failing side leaves the function or the program: nothing after
   /// the check runs with a broken promise, so the promise can stay.
   bool isTerminal() const { return Action != FailureAction::Recover || Rerun; }
@@ -76,7 +80,8 @@ struct FailurePolicy {
   /// return=N and fallback leave with a value callers may see, which the
   /// optimiser must know about (DeferredPlaces.h).
   bool canDefer() const {
-    return Action == FailureAction::Abort || Action == FailureAction::Trap ||
+    return (Action == FailureAction::Abort && !OnDevice) ||
+           Action == FailureAction::Trap ||
            (Action == FailureAction::Recover && !Rerun);
   }
 };
@@ -176,7 +181,8 @@ struct PromisePlan {
   std::string Reason;      ///< why no check, or why the action changed
   /// How that site is emitted (CheckSite): deferred to the end of the
   /// pipeline, and reported by one table (`table`) or by each check's own
-  /// descriptor (`each`; empty under trap, which names nothing).
+  /// descriptor (`each`), or printed from the device (`device`); empty
+  /// under trap, which names nothing.
   bool Deferred = false;
   std::string Report;
 };

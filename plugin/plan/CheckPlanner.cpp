@@ -25,7 +25,9 @@ using namespace llvm;
 namespace alignguard {
 
 FailureAction moduleAction(const Module &M, FailureAction Requested) {
-  return isGPUTarget(M) ? FailureAction::Trap : Requested;
+  if (!isGPUTarget(M) || Requested == FailureAction::Trap)
+    return Requested;
+  return reportsFromDevice(M) ? FailureAction::Abort : FailureAction::Trap;
 }
 
 Instruction *entryInsertionPoint(Function &F) {
@@ -608,10 +610,10 @@ void Planner::decideEmission(CheckSite &Site) const {
   unsigned Scalars = 0;
   for (const PlannedCheck &C : Site.Checks)
     Scalars += scalarCount(C);
-  Site.ReportsByTable = !Req.IsCopy && P.isTerminal() &&
-                        P.Action != FailureAction::Trap && !P.Rerun &&
-                        Scalars >= 2 && Scalars <= MaxTableChecks &&
-                        all_of(Site.Checks, tableCanTest);
+  Site.ReportsByTable =
+      !Req.IsCopy && P.isTerminal() && P.Action != FailureAction::Trap &&
+      !P.Rerun && !P.OnDevice && Scalars >= 2 && Scalars <= MaxTableChecks &&
+      all_of(Site.Checks, tableCanTest);
   if (!Site.ReportsByTable)
     return;
   // The function's own arguments first, in their order; stable, so that
@@ -661,6 +663,8 @@ FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
     P.Action = FailureAction::Abort;
     P.Downgrade = Why;
   }
+  P.OnDevice =
+      P.Action == FailureAction::Abort && reportsFromDevice(*F.getParent());
   return P;
 }
 
@@ -795,7 +799,9 @@ PromisePlan CheckPlan::planOf(const AlignmentPromise *A) const {
     P.Placement = checkPlacementName(S.Placement).str();
     P.Reason = Left ? Left->Why : S.Policy.Downgrade;
     P.Deferred = S.Deferred;
-    if (S.Policy.Action != FailureAction::Trap)
+    if (S.Policy.OnDevice)
+      P.Report = "device";
+    else if (S.Policy.Action != FailureAction::Trap)
       P.Report = S.ReportsByTable ? "table" : "each";
   }
   return P;

@@ -79,7 +79,9 @@ struct PlannerAnalyses {
 };
 
 /// The action a module's checks take when Requested is asked for: device
-/// code cannot link the runtime, so there every check traps.
+/// code cannot link the runtime, so there a check traps, or, on a device
+/// that can print (reportsFromDevice), aborts by reporting from the device
+/// unless trap was asked.
 FailureAction moduleAction(const llvm::Module &M, FailureAction Requested);
 
 /// Why F's checks, added after the inliners, cannot return N: IPSCCP has

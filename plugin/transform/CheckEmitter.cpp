@@ -6,6 +6,7 @@
 #include "CheckPlanner.h"
 #include "Compat.h"
 #include "DeferredPlaces.h"
+#include "DeviceReport.h"
 #include "GuardMarking.h"
 #include "IRShapes.h"
 #include "KeptPromises.h"
@@ -242,6 +243,11 @@ void Emitter::makeDescriptors(const CheckSite &S, Materialized &M,
                               ArrayRef<SiteInfo> Infos) {
   if (S.Policy.Action == FailureAction::Trap)
     return;
+  if (S.Policy.OnDevice) {
+    for (size_t I = 0; I != M.Checks.size(); ++I)
+      M.Checks[I].Check.Site = deviceReportFormat(*F.getParent(), Infos[I]);
+    return;
+  }
   if (S.ReportsByTable) {
     assert(!AsCopy && "a recover copy takes its original's descriptors");
     assert(M.Checks.size() >= 2 && M.Checks.size() <= MaxTableChecks &&

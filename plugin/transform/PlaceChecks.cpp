@@ -5,6 +5,7 @@
 
 #include "CheckPlanner.h"
 #include "Compat.h"
+#include "DeviceReport.h"
 #include "GuardMarking.h"
 #include "IRShapes.h"
 #include "ReturnContract.h"
@@ -281,6 +282,10 @@ void PlaceEmitter::emitFailure(Instruction *Term, const FailureCall &FC) {
     Bundles.emplace_back("funclet", Policy.Funclet);
   if (Policy.Action == FailureAction::Trap) {
     markNoSanitize(compat::createTrap(FB, Bundles));
+    return;
+  }
+  if (Policy.OnDevice) {
+    emitDeviceReport(Term, FC.Site, FC.Rest[0], FC.Rest[1], FC.Rest[2], FC.Loc);
     return;
   }
   // A rerun reports nothing here: the recover copy's own checks do.

@@ -1,24 +1,28 @@
-; Device code cannot link the host runtime: on GPU targets a failing check
-; traps whatever the action, and the pass says so once per module.
+; Device code cannot link the host runtime. Where the device cannot report
+; either (AMDGPU, SPIR: device reports are NVPTX's, gpu-device-report.ll), a
+; failing check traps whatever the action, and the pass says so once per
+; module; trap asked for is trap without a word, NVPTX included.
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=WARN < %t.err
 ; RUN: %opt-ag -passes='align-guard<trap>,verify' -S %s 2>&1 >/dev/null | count 0
+; RUN: sed -e 's/amdgcn-amd-amdhsa/nvptx64-nvidia-cuda/' -e 's/amdgpu_kernel/ptx_kernel/' %s \
+; RUN:   | %opt-ag -passes='align-guard<trap>,verify' -S 2>%t.nvptx.err | FileCheck %s
+; RUN: count 0 < %t.nvptx.err
 
-; WARN: warning: align-guard: target 'nvptx64-nvidia-cuda' cannot link the AlignGuard runtime; failing checks in this module trap instead of 'abort'
+; WARN: warning: align-guard: target 'amdgcn-amd-amdhsa' cannot link the AlignGuard runtime; failing checks in this module trap instead of 'abort'
 ; WARN-NOT: warning
 
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
-target triple = "nvptx64-nvidia-cuda"
+target triple = "amdgcn-amd-amdhsa"
 
-; CHECK-NOT: __alignguard_report
-define ptx_kernel void @saxpy(float addrspace(1)* align 16 %x, float* %y) {
-; CHECK-LABEL: define ptx_kernel void @saxpy(
+; CHECK-NOT: __alignguard
+; CHECK-LABEL: define {{.*}}void @saxpy(
 ; CHECK-SAME:    %x, {{.*}} %y)
 ; CHECK:         and i64 {{%.*}}, 15
 ; CHECK:         call void @llvm.trap()
 ; CHECK-NEXT:    unreachable
 ; CHECK:         and i64 {{%.*}}, 31
 ; CHECK:         call void @llvm.trap()
+define amdgpu_kernel void @saxpy(float addrspace(1)* align 16 %x, float* %y) {
   call void @llvm.assume(i1 true) [ "align"(float* %y, i64 32) ]
   ret void
 }

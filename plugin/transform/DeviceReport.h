@@ -1,0 +1,58 @@
+//===- DeviceReport.h - A check reported from an NVPTX kernel --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Device code cannot call the AlignGuard runtime. On NVPTX (reportsFromDevice)
+// the failing side of an `abort` place prints the runtime's report line from
+// the device and stops the kernel:
+//
+//   %claim = cmpxchg ptr addrspace(1) @__alignguard_device_claim, i32 0, i32 1
+//   br i1 <won>, label %alignguard.report, label %alignguard.leave
+//   alignguard.report:                      ; the first failing thread only
+//     call i32 @vprintf(ptr @fmt, ptr %args) ; pointer, alignments, ids
+//     call void @__assertfail(ptr @msg, ptr @file, i32 LINE, ptr @fn, i64 1)
+//     call void @llvm.trap()
+//   alignguard.leave:                       ; every other failing thread
+//     call void asm sideeffect "exit;", ""()
+//
+// The format is the check's own constant: the runtime's words
+// (alignguard_format_report), the function, subject and location written in,
+// the values computed on the device, then where: ` [block (x,y,z) thread
+// (x,y,z)]`. vprintf and __assertfail need no library: ptxas and the driver
+// resolve them. The assert makes the launch fail with the driver's assert
+// error, after the message is flushed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ALIGNGUARD_DEVICEREPORT_H
+#define ALIGNGUARD_DEVICEREPORT_H
+
+#include "Options.h"
+#include "RuntimeABI.h"
+
+#include <string>
+
+namespace alignguard {
+
+/// The printf format of Site's report from the device: a private constant
+/// string of M.
+llvm::Constant *deviceReportFormat(llvm::Module &M, const SiteInfo &Site);
+
+/// Empty when M can call vprintf and __assertfail as the device report
+/// does; otherwise why not (M declares one with another type).
+std::string checkDeviceReportFunctions(const llvm::Module &M);
+
+/// Empty when the failing sides of M's checks under Action can call what
+/// they need: nothing under trap, vprintf and __assertfail on a device that
+/// reports (reportsFromDevice), the runtime's hooks elsewhere
+/// (checkReportHooks); otherwise why not.
+std::string checkFailureCalls(llvm::Module &M, FailureAction Action);
+
+/// Replaces Term, the end of a failing side, with the report from the
+/// device: Format (deviceReportFormat, or a select of them) with Pointer,
+/// Alignment and Offset (i64), then the stop. Loc: the place's.
+void emitDeviceReport(llvm::Instruction *Term, llvm::Value *Format,
+                      llvm::Value *Pointer, llvm::Value *Alignment,
+                      llvm::Value *Offset, const llvm::DebugLoc &Loc);
+
+} // namespace alignguard
+
+#endif // ALIGNGUARD_DEVICEREPORT_H
