@@ -163,6 +163,22 @@ static void say_on_stderr(const char *a, const char *b, size_t blen,
   write_line(2, &o);
 }
 
+/// Copies the name the log was opened from into path (PATH_MAX bytes) and
+/// returns its length.
+static size_t log_path_copy(char *path) {
+  size_t n = atomic_load_explicit(&g_state.log_path_len, memory_order_acquire);
+  for (size_t i = 0; i < n; ++i)
+    path[i] = atomic_load_explicit(&g_state.log_path[i], memory_order_relaxed);
+  return n;
+}
+
+/// Records the name a log is opened from (see ag_state::log_path).
+static void log_path_publish(const char *path, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    atomic_store_explicit(&g_state.log_path[i], path[i], memory_order_relaxed);
+  atomic_store_explicit(&g_state.log_path_len, n, memory_order_release);
+}
+
 /// Writes a line of the default output to the log. A log that does not take
 /// it (log_path=/dev/full, a full disk, a descriptor the program closed) is
 /// given up for stderr: one line says why, then this line and every later
@@ -175,16 +191,10 @@ static void write_report_line(ag_out *o) {
   if (err == 0 || fd == 2)
     return; /* stderr itself failed: there is nowhere better to say so */
   if (atomic_compare_exchange_strong(&g_state.log_fd, &fd, 2)) {
-    /* 0 only while the parse that opened the log is still publishing its
-       name. */
-    size_t path_len =
-        atomic_load_explicit(&g_state.log_path_len, memory_order_acquire);
-    if (path_len)
-      say_on_stderr("cannot write to log_path '", g_state.log_path, path_len,
-                    "'", err, "; reporting to stderr");
-    else
-      say_on_stderr("cannot write to log_path", NULL, 0, "", err,
-                    "; reporting to stderr");
+    char path[PATH_MAX];
+    size_t path_len = log_path_copy(path);
+    say_on_stderr("cannot write to log_path '", path, path_len, "'", err,
+                  "; reporting to stderr");
   }
   write_line(2, o);
 }
@@ -270,16 +280,11 @@ static void parse_options(void) {
     fd = open_log(path, path_len, diag);
   atomic_store(&g_state.quiet, quiet);
   atomic_store(&g_state.report_fallback, report_fallback);
+  if (fd != 2) /* open_log opens only paths shorter than PATH_MAX */
+    log_path_publish(path, path_len);
   int unset = -1;
-  if (atomic_compare_exchange_strong(&g_state.log_fd, &unset, fd)) {
-    if (fd != 2) { /* open_log opens only paths shorter than PATH_MAX */
-      memcpy(g_state.log_path, path, path_len);
-      atomic_store_explicit(&g_state.log_path_len, path_len,
-                            memory_order_release);
-    }
-  } else if (fd != 2) {
+  if (!atomic_compare_exchange_strong(&g_state.log_fd, &unset, fd) && fd != 2)
     close(fd);
-  }
   atomic_store_explicit(&g_state.options_ready, 1, memory_order_release);
 }
 

@@ -68,9 +68,11 @@ typedef struct {
   /// flag prints diagnostics, so a bad option is complained about once.
   atomic_flag options_diag_taken;
   /// The log_path that log_fd was opened from, for the line that says why
-  /// the runtime gives the log up: written once, by the parse that published
-  /// log_fd, before it stores (release) the length; 0 until then.
-  char log_path[PATH_MAX];
+  /// the runtime gives the log up. Every parse that opens a log writes it,
+  /// byte by byte (the same bytes: they all read one environment), then
+  /// stores (release) the length, and only then offers its descriptor for
+  /// log_fd; so whoever sees a log descriptor sees its name.
+  _Atomic char log_path[PATH_MAX];
   _Atomic size_t log_path_len;
 
   ag_site_table violation_sites;
