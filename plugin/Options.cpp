@@ -102,6 +102,7 @@ static constexpr FlagWord FlagWords[] = {
     {"loads", &AlignGuardOptions::Loads, false},
     {"no-rerun", &AlignGuardOptions::NoRerun, false},
     {"deferred", &AlignGuardOptions::Deferred, true},
+    {"device-libs-after", &AlignGuardOptions::DeviceLibsAfter, false},
 };
 
 /// The words that take a value, shared by both passes (parseEntryGlob,
@@ -337,6 +338,7 @@ bool operator==(const AlignGuardOptions &A, const AlignGuardOptions &B) {
          A.Accesses == B.Accesses && A.TypeAlignment == B.TypeAlignment &&
          A.Loads == B.Loads && A.NoRerun == B.NoRerun &&
          A.AccessesOnly == B.AccessesOnly && A.Deferred == B.Deferred &&
+         A.DeviceLibsAfter == B.DeviceLibsAfter &&
          A.EntryGlobs == B.EntryGlobs && A.ExcludeGlobs == B.ExcludeGlobs &&
          A.Ignorelist == B.Ignorelist;
 }

@@ -75,6 +75,11 @@ struct AlignGuardOptions {
   /// marker call that `align-guard-expand` turns into their branch at the
   /// end of the pipeline (DeferredPlaces.h); clang's pipeline runs so.
   bool Deferred = false;
+  /// `device-libs-after`: an amdgcn-amd-amdhsa module gets the ROCm device
+  /// libraries linked after this pass (clang 19+'s -Xclang
+  /// -mlink-builtin-bitcode-postopt, or llvm-link before llc), so its
+  /// failing checks may call their stderr functions (devicePrinter).
+  bool DeviceLibsAfter = false;
   /// Globs over function names that make a definition an entry point.
   std::vector<std::string> EntryGlobs;
   /// Globs over function names that are never entry points.
@@ -97,7 +102,7 @@ parseAlignGuardOptions(llvm::StringRef Params);
 
 /// Prints the parameter text of `align-guard<...>` (without the brackets):
 /// the action word (always), then `accesses`, `type-alignment`, `loads`,
-/// `accesses-only`, `deferred`, then
+/// `accesses-only`, `deferred`, `device-libs-after`, then
 /// `entry=GLOB` and `exclude=GLOB` once per glob in order, then
 /// `ignorelist=FILE`, separated by ';':
 ///

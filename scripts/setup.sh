@@ -11,7 +11,8 @@ majors=("$@")
 ((${#majors[@]})) || majors=(14 22)
 
 packages=(cmake make ninja-build pkg-config g++ python3 libgtest-dev binutils libdlpack-dev clang-format-14
-  libhalide14-0-dev libeigen3-dev python3-numpy libhwy-dev libsimde-dev libxsimd-dev rustc cargo ccache sccache distcc debootstrap lld python3-jsonschema)
+  libhalide14-0-dev libeigen3-dev python3-numpy libhwy-dev libsimde-dev libxsimd-dev rustc cargo ccache sccache distcc debootstrap lld python3-jsonschema
+  rocm-device-libs)
 for n in "${majors[@]}"; do
   if ! [[ "$n" =~ ^[0-9]+$ ]] || ((n < 14 || n > 22)); then
     echo "setup.sh: LLVM major '$n' is outside 14..22" >&2

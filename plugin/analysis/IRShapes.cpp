@@ -102,8 +102,23 @@ bool isGPUTarget(const Module &M) {
   return T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV();
 }
 
-bool reportsFromDevice(const Module &M) {
-  return compat::targetTriple(M).isNVPTX();
+ArrayRef<StringRef> hipPrintFunctions() {
+  static const StringRef Names[] = {"__ockl_fprintf_stderr_begin",
+                                    "__ockl_fprintf_append_string_n",
+                                    "__ockl_fprintf_append_args"};
+  return Names;
+}
+
+DevicePrinter devicePrinter(const Module &M, bool LibrariesAfter) {
+  Triple T = compat::targetTriple(M);
+  if (T.isNVPTX())
+    return DevicePrinter::PTX;
+  if (!T.isAMDGPU() || T.getOS() != Triple::AMDHSA)
+    return DevicePrinter::None;
+  bool InModule = llvm::all_of(hipPrintFunctions(), [&](StringRef Name) {
+    return M.getFunction(Name) != nullptr;
+  });
+  return LibrariesAfter || InModule ? DevicePrinter::HIP : DevicePrinter::None;
 }
 
 DenseMap<BasicBlock *, TinyPtrVector<BasicBlock *>> funcletColors(Function &F) {

@@ -102,10 +102,25 @@ bool staysAtEntryTop(const llvm::Instruction &I);
 /// True when the module is device code, where no host runtime can be linked.
 bool isGPUTarget(const llvm::Module &M);
 
-/// True when a failing check in the module can report from the device
-/// (DeviceReport.h): NVPTX, where vprintf and __assertfail are resolved by
-/// the PTX assembler and the driver.
-bool reportsFromDevice(const llvm::Module &M);
+/// How a failing check in a device module prints its report
+/// (DeviceReport.h).
+enum class DevicePrinter {
+  None, ///< host code, or a device that cannot print (SPIR, SPIR-V, an
+        ///< AMDGPU module without the ROCm device libraries)
+  PTX,  ///< NVPTX: vprintf and __assertfail, resolved by ptxas and the driver
+  HIP,  ///< amdgcn-amd-amdhsa: HIP's device stderr, the ROCm device
+        ///< libraries' __ockl_fprintf_* (hipPrintFunctions)
+};
+
+/// The ROCm device libraries' functions that print to stderr from an AMDGPU
+/// kernel (ockl's services.cl): begin, append a string, append arguments.
+llvm::ArrayRef<llvm::StringRef> hipPrintFunctions();
+
+/// M's printer. An amdgcn-amd-amdhsa module prints where the libraries'
+/// functions are in M already (declared or defined) or LibrariesAfter says
+/// they are linked after the pass (`device-libs-after`); otherwise nothing
+/// would define them, and it cannot print.
+DevicePrinter devicePrinter(const llvm::Module &M, bool LibrariesAfter);
 
 /// The funclet colours of F's blocks (Windows EH); empty for other
 /// personalities. Calls in a funclet need a "funclet" bundle.

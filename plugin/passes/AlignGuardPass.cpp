@@ -66,18 +66,25 @@ std::vector<AlignmentPromise> collect(Function &F, bool IsEntry,
 
 /// The action of this module (moduleAction), with a warning when it is not
 /// the one requested.
-FailureAction decideModuleAction(Module &M, FailureAction Requested) {
-  FailureAction Action = moduleAction(M, Requested);
-  if (Action == Requested)
-    return Requested;
+FailureAction decideModuleAction(Module &M, const AlignGuardOptions &Opts) {
+  FailureAction Action = moduleAction(M, Opts);
+  if (Action == Opts.Action)
+    return Action;
+  // An AMDGPU kernel prints only through the ROCm device libraries.
+  bool NoLibraries = Action == FailureAction::Trap &&
+                     compat::targetTriple(M).getOS() == Triple::AMDHSA;
   diagnose(M.getContext(),
            "align-guard: target '" + compat::targetTriple(M).str() +
-               "' cannot link the AlignGuard runtime; failing checks in "
-               "this module " +
+               "' cannot link the AlignGuard runtime" +
+               (NoLibraries ? " and its device report needs the ROCm device "
+                              "libraries linked after align-guard "
+                              "('device-libs-after')"
+                            : "") +
+               "; failing checks in this module " +
                (Action == FailureAction::Trap
                     ? "trap"
                     : "report from the device and stop") +
-               " instead of '" + failureActionName(Requested) + "'",
+               " instead of '" + failureActionName(Opts.Action) + "'",
            DS_Warning);
   return Action;
 }
@@ -378,7 +385,7 @@ PreservedAnalyses AlignGuardPass::run(Module &M, ModuleAnalysisManager &MAM) {
              DS_Error);
     return PreservedAnalyses::all();
   }
-  ModuleRun Run(M, FAM, Opts, decideModuleAction(M, Opts.Action), *Suppressed);
+  ModuleRun Run(M, FAM, Opts, decideModuleAction(M, Opts), *Suppressed);
   std::string Clash = Run.checkHooks();
   if (!Clash.empty()) {
     diagnose(M.getContext(),

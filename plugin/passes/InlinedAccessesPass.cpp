@@ -90,7 +90,7 @@ InlinedAccessesPass::ModuleFacts &InlinedAccessesPass::facts(Function &F) {
     return *Facts;
   }
   Facts->Suppressed = std::make_unique<Suppressions>(std::move(*Suppressed));
-  Facts->Action = moduleAction(M, Opts.Action);
+  Facts->Action = moduleAction(M, Opts);
   Facts->Usable = checkFailureCalls(M, Facts->Action).empty();
   return *Facts;
 }

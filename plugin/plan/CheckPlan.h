@@ -68,7 +68,7 @@ struct FailurePolicy {
   /// The aligned path keeps every promise.
   bool Rerun = false;
 
-  /// Abort on a device (reportsFromDevice): the failing side prints the
+  /// Abort on a device (devicePrinter): the failing side prints the
   /// report from the device, then stops the kernel (DeviceReport.h).
   bool OnDevice = false;
 

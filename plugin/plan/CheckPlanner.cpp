@@ -24,10 +24,12 @@ using namespace llvm;
 
 namespace alignguard {
 
-FailureAction moduleAction(const Module &M, FailureAction Requested) {
-  if (!isGPUTarget(M) || Requested == FailureAction::Trap)
-    return Requested;
-  return reportsFromDevice(M) ? FailureAction::Abort : FailureAction::Trap;
+FailureAction moduleAction(const Module &M, const AlignGuardOptions &Opts) {
+  if (!isGPUTarget(M) || Opts.Action == FailureAction::Trap)
+    return Opts.Action;
+  return devicePrinter(M, Opts.DeviceLibsAfter) != DevicePrinter::None
+             ? FailureAction::Abort
+             : FailureAction::Trap;
 }
 
 Instruction *entryInsertionPoint(Function &F) {
@@ -663,8 +665,8 @@ FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
     P.Action = FailureAction::Abort;
     P.Downgrade = Why;
   }
-  P.OnDevice =
-      P.Action == FailureAction::Abort && reportsFromDevice(*F.getParent());
+  // On a device, abort is there only where it prints (moduleAction).
+  P.OnDevice = P.Action == FailureAction::Abort && isGPUTarget(*F.getParent());
   return P;
 }
 

@@ -78,11 +78,12 @@ struct PlannerAnalyses {
   LazyScalarEvolution &SE;
 };
 
-/// The action a module's checks take when Requested is asked for: device
-/// code cannot link the runtime, so there a check traps, or, on a device
-/// that can print (reportsFromDevice), aborts by reporting from the device
-/// unless trap was asked.
-FailureAction moduleAction(const llvm::Module &M, FailureAction Requested);
+/// The action a module's checks take under Opts: device code cannot link
+/// the runtime, so there a check traps, or, on a device that can print
+/// (devicePrinter), aborts by reporting from the device unless trap was
+/// asked.
+FailureAction moduleAction(const llvm::Module &M,
+                           const AlignGuardOptions &Opts);
 
 /// Why F's checks, added after the inliners, cannot return N: IPSCCP has
 /// run by then and may have folded what F returned without its checks into

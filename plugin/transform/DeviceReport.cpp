@@ -1,4 +1,4 @@
-//===- DeviceReport.cpp - A failing check reported from an NVPTX kernel ---===//
+//===- DeviceReport.cpp - A failing check reported from a GPU kernel ------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "DeviceReport.h"
 
@@ -9,6 +9,7 @@
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
@@ -21,6 +22,8 @@ namespace {
 constexpr const char *ClaimName = "__alignguard_device_claim";
 constexpr const char *PrintfName = "vprintf";
 constexpr const char *AssertName = "__assertfail";
+/// ockl's append_args takes at most 7 values a call.
+constexpr unsigned HIPArgsPerCall = 7;
 
 /// Text from the IR written into a printf format: escaped as every report
 /// escapes it (escapeControlBytes), `%` doubled.
@@ -47,8 +50,10 @@ std::string location(const std::string &File, unsigned Line, unsigned Column) {
 /// A private constant string of M, as a byte pointer.
 Constant *stringConstant(Module &M, StringRef Text, const Twine &Name) {
   Constant *Init = ConstantDataArray::getString(M.getContext(), Text);
-  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                                GlobalValue::PrivateLinkage, Init, Name);
+  auto *GV = new GlobalVariable(
+      M, Init->getType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      Init, Name, nullptr, GlobalValue::NotThreadLocal,
+      M.getDataLayout().getDefaultGlobalsAddressSpace());
   GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   GV->setAlignment(Align(1));
   return ConstantExpr::getPointerCast(GV, compat::bytePtrTy(M.getContext()));
@@ -67,6 +72,33 @@ FunctionType *assertType(LLVMContext &Ctx) {
       false);
 }
 
+/// The ROCm device libraries' stderr functions (hipPrintFunctions):
+/// `i64 begin()`, `i64 append_string_n(i64, ptr, i64 length, i32 last)`,
+/// `i64 append_args(i64, i32 count, i64 x 7, i32 last)`.
+std::array<FunctionType *, 3> hipPrintTypes(LLVMContext &Ctx) {
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  SmallVector<Type *, 10> Args = {I64, I32};
+  Args.append(HIPArgsPerCall, I64);
+  Args.push_back(I32);
+  return {
+      FunctionType::get(I64, false),
+      FunctionType::get(I64, {I64, compat::bytePtrTy(Ctx), I64, I32}, false),
+      FunctionType::get(I64, Args, false)};
+}
+
+/// The functions M's report calls, with their types.
+SmallVector<std::pair<StringRef, FunctionType *>, 3>
+printFunctions(const Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  if (compat::targetTriple(M).isNVPTX())
+    return {{PrintfName, printfType(Ctx)}, {AssertName, assertType(Ctx)}};
+  std::array<FunctionType *, 3> Types = hipPrintTypes(Ctx);
+  SmallVector<std::pair<StringRef, FunctionType *>, 3> Out;
+  for (size_t I = 0; I != Types.size(); ++I)
+    Out.push_back({hipPrintFunctions()[I], Types[I]});
+  return Out;
+}
+
 /// The flag the first failing thread of a launch claims: only it prints.
 GlobalVariable *claimFlag(Module &M) {
   if (GlobalVariable *GV = M.getNamedGlobal(ClaimName))
@@ -82,30 +114,31 @@ GlobalVariable *claimFlag(Module &M) {
 
 using DeviceBuilder = IRBuilder<ConstantFolder, IRBuilderCallbackInserter>;
 
-/// block (x,y,z), then thread (x,y,z): the PTX special registers.
+/// block (x,y,z), then thread (x,y,z): PTX's special registers, AMDGPU's
+/// workgroup and workitem ids.
 SmallVector<Value *, 6> launchIds(DeviceBuilder &B, Module &M) {
+  static const Intrinsic::ID PTX[] = {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                      Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                      Intrinsic::nvvm_read_ptx_sreg_ctaid_z,
+                                      Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                                      Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                                      Intrinsic::nvvm_read_ptx_sreg_tid_z};
+  static const Intrinsic::ID AMDGPU[] = {
+      Intrinsic::amdgcn_workgroup_id_x, Intrinsic::amdgcn_workgroup_id_y,
+      Intrinsic::amdgcn_workgroup_id_z, Intrinsic::amdgcn_workitem_id_x,
+      Intrinsic::amdgcn_workitem_id_y,  Intrinsic::amdgcn_workitem_id_z};
   SmallVector<Value *, 6> Ids;
-  for (Intrinsic::ID ID : {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-                           Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-                           Intrinsic::nvvm_read_ptx_sreg_ctaid_z,
-                           Intrinsic::nvvm_read_ptx_sreg_tid_x,
-                           Intrinsic::nvvm_read_ptx_sreg_tid_y,
-                           Intrinsic::nvvm_read_ptx_sreg_tid_z})
+  for (Intrinsic::ID ID : compat::targetTriple(M).isNVPTX() ? PTX : AMDGPU)
     Ids.push_back(B.CreateCall(compat::intrinsicDeclaration(&M, ID)));
   return Ids;
 }
 
-/// The report: vprintf's arguments packed as clang packs them (a struct
-/// of naturally aligned fields, in a stack slot of the entry block), then
-/// __assertfail and a trap.
-void printAndStop(DeviceBuilder &B, Value *Format, Value *Pointer,
-                  Value *Alignment, Value *Offset, const DebugLoc &Loc) {
-  Function &F = *B.GetInsertBlock()->getParent();
-  Module &M = *F.getParent();
-  LLVMContext &Ctx = M.getContext();
-  Type *I64 = B.getInt64Ty();
-  // What the runtime prints: the address's alignment up to the promised
-  // one (actual_alignment) and how far past a boundary it is.
+/// The values the format prints, in its order: the pointer, its alignment
+/// up to the promised one (the runtime's actual_alignment), the promised
+/// alignment, how far past a boundary it is, then launchIds.
+SmallVector<Value *, 10> reportValues(DeviceBuilder &B, Value *Pointer,
+                                      Value *Alignment, Value *Offset) {
+  Module &M = *B.GetInsertBlock()->getModule();
   Value *Addr = B.CreateSub(Pointer, Offset);
   Value *Past = B.CreateAnd(Addr, B.CreateSub(Alignment, B.getInt64(1)));
   Value *Low = B.CreateAnd(Addr, B.CreateNeg(Addr));
@@ -114,6 +147,18 @@ void printAndStop(DeviceBuilder &B, Value *Format, Value *Pointer,
   Value *Actual = B.CreateSelect(Whole, Alignment, Low);
   SmallVector<Value *, 10> Args = {Pointer, Actual, Alignment, Past};
   Args.append(launchIds(B, M));
+  return Args;
+}
+
+/// The report on NVPTX: vprintf's arguments packed as clang packs them (a
+/// struct of naturally aligned fields, in a stack slot of the entry block),
+/// then __assertfail and a trap.
+void printAndStopPTX(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args,
+                     const DebugLoc &Loc) {
+  Function &F = *B.GetInsertBlock()->getParent();
+  Module &M = *F.getParent();
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = B.getInt64Ty();
   SmallVector<Type *, 10> Fields;
   for (Value *V : Args)
     Fields.push_back(V->getType());
@@ -146,6 +191,84 @@ void printAndStop(DeviceBuilder &B, Value *Format, Value *Pointer,
   compat::createTrap(B);
 }
 
+/// The length of Format with its NUL: a constant, or selected as Format is
+/// (firstFailure's selects between the places' formats).
+Value *formatLength(DeviceBuilder &B, Value *Format) {
+  if (auto *Sel = dyn_cast<SelectInst>(Format))
+    return B.CreateSelect(Sel->getCondition(),
+                          formatLength(B, Sel->getTrueValue()),
+                          formatLength(B, Sel->getFalseValue()));
+  auto *GV = cast<GlobalVariable>(Format->stripPointerCasts());
+  return B.getInt64(
+      cast<ConstantDataSequential>(GV->getInitializer())->getNumElements());
+}
+
+/// The report on AMDGPU: HIP's device stderr (the format, then the values
+/// HIPArgsPerCall at a time, the last call flagged), then a trap. The last
+/// call returns once the host has printed the line.
+void printAndStopHIP(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  LLVMContext &Ctx = M.getContext();
+  std::array<FunctionType *, 3> Types = hipPrintTypes(Ctx);
+  FunctionCallee Begin =
+      M.getOrInsertFunction(hipPrintFunctions()[0], Types[0]);
+  FunctionCallee String =
+      M.getOrInsertFunction(hipPrintFunctions()[1], Types[1]);
+  FunctionCallee Values =
+      M.getOrInsertFunction(hipPrintFunctions()[2], Types[2]);
+  Value *Message = B.CreateCall(Begin);
+  Message = B.CreateCall(
+      String, {Message, Format, formatLength(B, Format), B.getInt32(0)});
+  for (size_t First = 0; First < Args.size(); First += HIPArgsPerCall) {
+    size_t Count = std::min<size_t>(HIPArgsPerCall, Args.size() - First);
+    SmallVector<Value *, 10> Call = {Message, B.getInt32(Count)};
+    for (size_t I = 0; I != HIPArgsPerCall; ++I)
+      Call.push_back(I < Count ? B.CreateZExt(Args[First + I], B.getInt64Ty())
+                               : B.getInt64(0));
+    Call.push_back(B.getInt32(First + Count == Args.size()));
+    Message = B.CreateCall(Values, Call);
+  }
+  compat::createTrap(B);
+}
+
+/// What the AMDGPU backend must keep for F's calls into the device
+/// libraries: the hostcall buffer they print through. LLVM 14 passes it to
+/// a module flagged "amdgpu_hostcall"; later LLVMs to every kernel not
+/// marked "amdgpu-no-hostcall-ptr", which AMDGPUAttributor infers before
+/// this pass where it runs in the optimisation pipeline (LLVM 19+). So F
+/// and every function that may call it lose what was inferred of them.
+void keepHostcallBuffer(Function &F) {
+  Module &M = *F.getParent();
+  if (!M.getModuleFlag("amdgpu_hostcall"))
+    M.addModuleFlag(Module::Override, "amdgpu_hostcall", 1);
+  SmallVector<Function *, 8> Work = {&F};
+  SmallPtrSet<Function *, 8> Seen = {&F};
+  while (!Work.empty()) {
+    Function *G = Work.pop_back_val();
+    SmallVector<std::string, 16> Inferred;
+    for (Attribute A : G->getAttributes().getFnAttrs())
+      if (A.isStringAttribute() &&
+          (compat::startsWith(A.getKindAsString(), "amdgpu-no-") ||
+           A.getKindAsString() == "amdgpu-agpr-alloc"))
+        Inferred.push_back(A.getKindAsString().str());
+    for (const std::string &Name : Inferred)
+      G->removeFnAttr(Name);
+    for (User *U : G->users()) {
+      auto *Call = dyn_cast<CallBase>(U);
+      Function *Caller =
+          Call && Call->getCalledOperand() == G ? Call->getFunction() : nullptr;
+      if (!Caller) { // called from where this cannot see: from anywhere
+        for (Function &H : M)
+          if (Seen.insert(&H).second)
+            Work.push_back(&H);
+        continue;
+      }
+      if (Seen.insert(Caller).second)
+        Work.push_back(Caller);
+    }
+  }
+}
+
 } // namespace
 
 Constant *deviceReportFormat(Module &M, const SiteInfo &Site) {
@@ -169,9 +292,7 @@ Constant *deviceReportFormat(Module &M, const SiteInfo &Site) {
 }
 
 std::string checkDeviceReportFunctions(const Module &M) {
-  LLVMContext &Ctx = M.getContext();
-  for (auto [Name, Type] : {std::pair(PrintfName, printfType(Ctx)),
-                            std::pair(AssertName, assertType(Ctx))}) {
+  for (auto [Name, Type] : printFunctions(M)) {
     const GlobalValue *GV = M.getNamedValue(Name);
     if (!GV)
       continue;
@@ -186,7 +307,7 @@ std::string checkDeviceReportFunctions(const Module &M) {
 std::string checkFailureCalls(Module &M, FailureAction Action) {
   if (Action == FailureAction::Trap)
     return "";
-  if (reportsFromDevice(M))
+  if (isGPUTarget(M)) // where abort is left, the device prints
     return checkDeviceReportFunctions(M);
   return checkReportHooks(M, SiteDescriptors(M).pointerType());
 }
@@ -211,12 +332,30 @@ void emitDeviceReport(Instruction *Term, Value *Format, Value *Pointer,
   Term->getParent()->setName("alignguard.leave");
   markNoSanitize(Report);
   markNoSanitize(Report->getParent()->getSinglePredecessor()->getTerminator());
-  auto *Exit = InlineAsm::get(FunctionType::get(Type::getVoidTy(Ctx), false),
-                              "exit;", "", /*hasSideEffects=*/true);
-  B.SetInsertPoint(Term);
-  B.CreateCall(Exit);
   B.SetInsertPoint(Report);
-  printAndStop(B, Format, Pointer, Alignment, Offset, Loc);
+  SmallVector<Value *, 10> Args = reportValues(B, Pointer, Alignment, Offset);
+  if (compat::targetTriple(M).isNVPTX()) {
+    printAndStopPTX(B, Format, Args, Loc);
+    auto *Exit = InlineAsm::get(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                "exit;", "", /*hasSideEffects=*/true);
+    B.SetInsertPoint(Term);
+    B.CreateCall(Exit);
+    return;
+  }
+  printAndStopHIP(B, Format, Args);
+  Function &F = *Term->getFunction();
+  keepHostcallBuffer(F);
+  // A kernel's other failing threads return; elsewhere they cannot leave
+  // the kernel, and trap (which may end the launch before the report).
+  if (F.getCallingConv() == CallingConv::AMDGPU_KERNEL &&
+      F.getReturnType()->isVoidTy() && isa<UnreachableInst>(Term)) {
+    B.SetInsertPoint(Term);
+    B.CreateRetVoid();
+    Term->eraseFromParent();
+    return;
+  }
+  B.SetInsertPoint(Term);
+  compat::createTrap(B);
 }
 
 } // namespace alignguard

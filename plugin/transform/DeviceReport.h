@@ -1,25 +1,31 @@
-//===- DeviceReport.h - A check reported from an NVPTX kernel --*- C++ -*-===//
+//===- DeviceReport.h - A check reported from a GPU kernel -----*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Device code cannot call the AlignGuard runtime. On NVPTX (reportsFromDevice)
-// the failing side of an `abort` place prints the runtime's report line from
-// the device and stops the kernel:
+// Device code cannot call the AlignGuard runtime. On a device that prints
+// (devicePrinter) the failing side of an `abort` place prints the runtime's
+// report line from the device and stops the kernel:
 //
 //   %claim = cmpxchg ptr addrspace(1) @__alignguard_device_claim, i32 0, i32 1
 //   br i1 <won>, label %alignguard.report, label %alignguard.leave
 //   alignguard.report:                      ; the first failing thread only
-//     call i32 @vprintf(ptr @fmt, ptr %args) ; pointer, alignments, ids
-//     call void @__assertfail(ptr @msg, ptr @file, i32 LINE, ptr @fn, i64 1)
+//     NVPTX:  call i32 @vprintf(ptr @fmt, ptr %args) ; pointer, alignments, ids
+//             call void @__assertfail(ptr @msg, ptr @file, i32 LINE, ptr @fn,
+//             i64 1)
+//     AMDGPU: call i64 @__ockl_fprintf_stderr_begin(), then
+//             @__ockl_fprintf_append_string_n(fmt) and _append_args(values)
 //     call void @llvm.trap()
 //   alignguard.leave:                       ; every other failing thread
-//     call void asm sideeffect "exit;", ""()
+//     NVPTX:  call void asm sideeffect "exit;", ""()
+//     AMDGPU: ret void in a kernel, a trap elsewhere
 //
 // The format is the check's own constant: the runtime's words
 // (alignguard_format_report), the function, subject and location written in,
 // the values computed on the device, then where: ` [block (x,y,z) thread
-// (x,y,z)]`. vprintf and __assertfail need no library: ptxas and the driver
-// resolve them. The assert makes the launch fail with the driver's assert
-// error, after the message is flushed.
+// (x,y,z)]`. On NVPTX, vprintf and __assertfail need no library: ptxas and
+// the driver resolve them, and the assert makes the launch fail with the
+// driver's assert error after the message is flushed. On AMDGPU the ROCm
+// device libraries define the ockl functions, linked after this pass; the
+// kernels keep their hostcall buffer (keepHostcallBuffer).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ALIGNGUARD_DEVICEREPORT_H
@@ -36,13 +42,15 @@ namespace alignguard {
 /// string of M.
 llvm::Constant *deviceReportFormat(llvm::Module &M, const SiteInfo &Site);
 
-/// Empty when M can call vprintf and __assertfail as the device report
-/// does; otherwise why not (M declares one with another type).
+/// Empty when M can call what its device report calls (vprintf and
+/// __assertfail, or the ockl stderr functions) with the types it calls
+/// them with; otherwise why not (M declares one with another type).
 std::string checkDeviceReportFunctions(const llvm::Module &M);
 
 /// Empty when the failing sides of M's checks under Action can call what
-/// they need: nothing under trap, vprintf and __assertfail on a device that
-/// reports (reportsFromDevice), the runtime's hooks elsewhere
+/// they need: nothing under trap, the device report's functions on a GPU
+/// (where abort is left, the device prints: moduleAction), the runtime's
+/// hooks elsewhere
 /// (checkReportHooks); otherwise why not.
 std::string checkFailureCalls(llvm::Module &M, FailureAction Action);
 

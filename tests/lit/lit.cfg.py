@@ -147,6 +147,18 @@ for ptxas in (shutil.which("ptxas", path=config.environment["PATH"]),
         config.available_features.add("ptxas")
         config.substitutions.append(("%ptxas", ptxas))
         break
+# Debian's ROCm device libraries (rocm-device-libs; scripts/setup.sh installs
+# them): an AMDGPU kernel's report from the device calls their stderr
+# functions. They are LLVM 15 bitcode, which LLVM 14 cannot read; clang links
+# them after the optimisation pipeline, where the plugin has added its calls,
+# from clang 19 on (-Xclang -mlink-builtin-bitcode-postopt). Elsewhere lit
+# reports those tests UNSUPPORTED.
+rocm_libs = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+if os.path.exists(os.path.join(rocm_libs, "ockl.bc")) and config.llvm_version_major >= 15:
+    config.available_features.add("rocm-device-libs")
+    config.substitutions.append(("%rocm-libs", rocm_libs))
+if config.llvm_version_major >= 19:
+    config.available_features.add("clang-link-postopt")
 # The Rust host test needs cargo (it builds offline, with no dependencies);
 # without it lit reports the test UNSUPPORTED, never passed.
 if shutil.which("cargo", path=config.environment["PATH"]):

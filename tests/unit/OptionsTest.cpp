@@ -126,13 +126,15 @@ INSTANTIATE_TEST_SUITE_P(
                     "invalid align-guard pass parameter 'bogus': "
                     "expected abort, trap, recover, return=N, "
                     "fallback, accesses, accesses-only, type-alignment, loads, "
-                    "no-rerun, deferred, entry=GLOB, exclude=GLOB "
+                    "no-rerun, deferred, device-libs-after, entry=GLOB, "
+                    "exclude=GLOB "
                     "or ignorelist=FILE"},
         InvalidCase{"Abort",
                     "invalid align-guard pass parameter 'Abort': "
                     "expected abort, trap, recover, return=N, "
                     "fallback, accesses, accesses-only, type-alignment, loads, "
-                    "no-rerun, deferred, entry=GLOB, exclude=GLOB "
+                    "no-rerun, deferred, device-libs-after, entry=GLOB, "
+                    "exclude=GLOB "
                     "or ignorelist=FILE"},
         InvalidCase{"abort;trap",
                     "invalid align-guard pass parameter 'trap': conflicts "
@@ -145,12 +147,14 @@ INSTANTIATE_TEST_SUITE_P(
                     "invalid align-guard pass parameter 'recover=1': "
                     "expected abort, trap, recover, return=N, fallback, "
                     "accesses, accesses-only, type-alignment, loads, no-rerun, "
-                    "deferred, entry=GLOB, exclude=GLOB or ignorelist=FILE"},
+                    "deferred, device-libs-after, entry=GLOB, exclude=GLOB or "
+                    "ignorelist=FILE"},
         InvalidCase{"type-alignment=1",
                     "invalid align-guard pass parameter 'type-alignment=1': "
                     "expected abort, trap, recover, return=N, fallback, "
                     "accesses, accesses-only, type-alignment, loads, no-rerun, "
-                    "deferred, entry=GLOB, exclude=GLOB or ignorelist=FILE"},
+                    "deferred, device-libs-after, entry=GLOB, exclude=GLOB or "
+                    "ignorelist=FILE"},
         InvalidCase{"return", "invalid align-guard pass parameter 'return': "
                               "expected return=N, N a decimal integer"},
         InvalidCase{"return=", "invalid align-guard pass parameter "
@@ -262,7 +266,9 @@ INSTANTIATE_TEST_SUITE_P(
         PrintCase{"ignorelist=a.txt;entry=k;type-alignment",
                   "abort;type-alignment;entry=k;ignorelist=a.txt"},
         PrintCase{"loads;entry=k;accesses;trap", "trap;accesses;loads;entry=k"},
-        PrintCase{"no-rerun;recover", "recover;no-rerun"}),
+        PrintCase{"no-rerun;recover", "recover;no-rerun"},
+        PrintCase{"entry=k;device-libs-after",
+                  "abort;device-libs-after;entry=k"}),
     caseName<PrintCase>);
 
 class PrintAudit : public ::testing::TestWithParam<PrintCase> {};
@@ -425,7 +431,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "type, system, system-prefix=DIR, fail-on-unchecked, "
                     "plan, abort, trap, recover, return=N, fallback, "
                     "accesses, type-alignment, loads, no-rerun, "
-                    "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
+                    "device-libs-after, entry=GLOB, exclude=GLOB or "
+                    "ignorelist=FILE"},
         // SARIF is the alignguard driver's, written from the JSON.
         InvalidCase{"sarif",
                     "invalid align-guard-audit pass parameter 'sarif': "
@@ -433,7 +440,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "type, system, system-prefix=DIR, fail-on-unchecked, "
                     "plan, abort, trap, recover, return=N, fallback, "
                     "accesses, type-alignment, loads, no-rerun, "
-                    "entry=GLOB, exclude=GLOB or ignorelist=FILE"},
+                    "device-libs-after, entry=GLOB, exclude=GLOB or "
+                    "ignorelist=FILE"},
         InvalidCase{"json;system-prefix=",
                     "invalid align-guard-audit pass parameter "
                     "'system-prefix=': expected system-prefix=DIR"},
@@ -509,7 +517,8 @@ TEST(AlignGuardAccessesOnly, ParsesPrintsAndIsNotTheAudits) {
             "expected table, json, output=FILE, all, type, system, "
             "system-prefix=DIR, fail-on-unchecked, plan, abort, trap, "
             "recover, return=N, fallback, accesses, type-alignment, loads, "
-            "no-rerun, entry=GLOB, exclude=GLOB or ignorelist=FILE");
+            "no-rerun, device-libs-after, entry=GLOB, exclude=GLOB or "
+            "ignorelist=FILE");
 }
 
 /// Every word an error lists (the list is made from the parser's own

@@ -1,7 +1,8 @@
 ; Device code cannot link the host runtime. Where the device cannot report
-; either (AMDGPU, SPIR: device reports are NVPTX's, gpu-device-report.ll), a
-; failing check traps whatever the action, and the pass says so once per
-; module; trap asked for is trap without a word, NVPTX included.
+; either (SPIR; AMDGPU without the ROCm device libraries, which print:
+; gpu-device-report-amdgpu.ll), a failing check traps whatever the action,
+; and the pass says so once per module; trap asked for is trap without a
+; word, NVPTX included.
 ; RUN: %opt-ag -passes='align-guard,verify' -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=WARN < %t.err
 ; RUN: %opt-ag -passes='align-guard<trap>,verify' -S %s 2>&1 >/dev/null | count 0
@@ -9,7 +10,7 @@
 ; RUN:   | %opt-ag -passes='align-guard<trap>,verify' -S 2>%t.nvptx.err | FileCheck %s
 ; RUN: count 0 < %t.nvptx.err
 
-; WARN: warning: align-guard: target 'amdgcn-amd-amdhsa' cannot link the AlignGuard runtime; failing checks in this module trap instead of 'abort'
+; WARN: warning: align-guard: target 'amdgcn-amd-amdhsa' cannot link the AlignGuard runtime and its device report needs the ROCm device libraries linked after align-guard ('device-libs-after'); failing checks in this module trap instead of 'abort'
 ; WARN-NOT: warning
 
 target triple = "amdgcn-amd-amdhsa"
