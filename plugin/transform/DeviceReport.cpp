@@ -194,10 +194,12 @@ void printAndStopPTX(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args,
 /// The length of Format with its NUL: a constant, or selected as Format is
 /// (firstFailure's selects between the places' formats).
 Value *formatLength(DeviceBuilder &B, Value *Format) {
-  if (auto *Sel = dyn_cast<SelectInst>(Format))
-    return B.CreateSelect(Sel->getCondition(),
-                          formatLength(B, Sel->getTrueValue()),
-                          formatLength(B, Sel->getFalseValue()));
+  if (auto *Sel = dyn_cast<SelectInst>(Format)) {
+    Value *True = formatLength(B, Sel->getTrueValue());
+    Value *False = formatLength(B, Sel->getFalseValue());
+    return True == False ? True
+                         : B.CreateSelect(Sel->getCondition(), True, False);
+  }
   auto *GV = cast<GlobalVariable>(Format->stripPointerCasts());
   return B.getInt64(
       cast<ConstantDataSequential>(GV->getInitializer())->getNumElements());
