@@ -68,8 +68,9 @@ struct FailurePolicy {
   /// The aligned path keeps every promise.
   bool Rerun = false;
 
-  /// Abort on a device (devicePrinter): the failing side prints the
-  /// report from the device, then stops the kernel (DeviceReport.h).
+  /// Abort or return=N on a device (devicePrinter): the failing side
+  /// prints the report from the device, then stops the kernel or returns
+  /// (DeviceReport.h).
   bool OnDevice = false;
 
   /// The failing side leaves the function or the program: nothing after

@@ -27,9 +27,10 @@ namespace alignguard {
 FailureAction moduleAction(const Module &M, const AlignGuardOptions &Opts) {
   if (!isGPUTarget(M) || Opts.Action == FailureAction::Trap)
     return Opts.Action;
-  return devicePrinter(M, Opts.DeviceLibsAfter) != DevicePrinter::None
-             ? FailureAction::Abort
-             : FailureAction::Trap;
+  if (devicePrinter(M, Opts.DeviceLibsAfter) == DevicePrinter::None)
+    return FailureAction::Trap;
+  return Opts.Action == FailureAction::Return ? FailureAction::Return
+                                              : FailureAction::Abort;
 }
 
 Instruction *entryInsertionPoint(Function &F) {
@@ -642,13 +643,15 @@ FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
   std::string Why;
   if (Req.Action == FailureAction::Return) {
     auto *RetTy = dyn_cast<IntegerType>(F.getReturnType());
+    // A kernel returns nothing: it reports from the device and returns.
+    bool Kernel = F.getReturnType()->isVoidTy() && isGPUTarget(*F.getParent());
     if (!Req.IsEntry)
       Why = "it is not an entry point";
-    else if (!RetTy)
+    else if (!RetTy && !Kernel)
       Why = "it does not return an integer";
     else if (P.Funclet)
       Why = "the check is in an EH funclet, which cannot return";
-    else if (!isIntN(RetTy->getBitWidth(), Req.ReturnValue) &&
+    else if (RetTy && !isIntN(RetTy->getBitWidth(), Req.ReturnValue) &&
              !isUIntN(RetTy->getBitWidth(), Req.ReturnValue))
       Why = std::to_string(Req.ReturnValue) + " does not fit its " +
             std::to_string(RetTy->getBitWidth()) + "-bit return type";
@@ -665,8 +668,11 @@ FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
     P.Action = FailureAction::Abort;
     P.Downgrade = Why;
   }
-  // On a device, abort is there only where it prints (moduleAction).
-  P.OnDevice = P.Action == FailureAction::Abort && isGPUTarget(*F.getParent());
+  // On a device, abort and return=N are there only where it prints
+  // (moduleAction).
+  P.OnDevice =
+      (P.Action == FailureAction::Abort || P.Action == FailureAction::Return) &&
+      isGPUTarget(*F.getParent());
   return P;
 }
 

@@ -80,8 +80,8 @@ struct PlannerAnalyses {
 
 /// The action a module's checks take under Opts: device code cannot link
 /// the runtime, so there a check traps, or, on a device that can print
-/// (devicePrinter), aborts by reporting from the device unless trap was
-/// asked.
+/// (devicePrinter), reports from the device and stops (abort), or returns
+/// (return=N), unless trap was asked.
 FailureAction moduleAction(const llvm::Module &M,
                            const AlignGuardOptions &Opts);
 

@@ -150,15 +150,13 @@ SmallVector<Value *, 10> reportValues(DeviceBuilder &B, Value *Pointer,
   return Args;
 }
 
-/// The report on NVPTX: vprintf's arguments packed as clang packs them (a
-/// struct of naturally aligned fields, in a stack slot of the entry block),
-/// then __assertfail and a trap.
-void printAndStopPTX(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args,
-                     const DebugLoc &Loc) {
+/// The report on NVPTX: vprintf, its arguments packed as clang packs them
+/// (a struct of naturally aligned fields, in a stack slot of the entry
+/// block).
+void printPTX(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args) {
   Function &F = *B.GetInsertBlock()->getParent();
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
-  Type *I64 = B.getInt64Ty();
   SmallVector<Type *, 10> Fields;
   for (Value *V : Args)
     Fields.push_back(V->getType());
@@ -175,7 +173,15 @@ void printAndStopPTX(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args,
   Type *Bytes = compat::bytePtrTy(Ctx);
   FunctionCallee Printf = M.getOrInsertFunction(PrintfName, printfType(Ctx));
   B.CreateCall(Printf, {Format, B.CreatePointerCast(Slot, Bytes)});
-  // The driver's assert error ends the launch and flushes the line above.
+}
+
+/// The stop on NVPTX: __assertfail, whose error ends the launch and flushes
+/// the line printed, then a trap.
+void stopPTX(DeviceBuilder &B, const DebugLoc &Loc) {
+  Function &F = *B.GetInsertBlock()->getParent();
+  Module &M = *F.getParent();
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = B.getInt64Ty();
   DILocation *DL2 = Loc.get();
   std::string File = DL2 ? DL2->getFilename().str() : "";
   FunctionCallee Assert = M.getOrInsertFunction(AssertName, assertType(Ctx));
@@ -206,9 +212,9 @@ Value *formatLength(DeviceBuilder &B, Value *Format) {
 }
 
 /// The report on AMDGPU: HIP's device stderr (the format, then the values
-/// HIPArgsPerCall at a time, the last call flagged), then a trap. The last
-/// call returns once the host has printed the line.
-void printAndStopHIP(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args) {
+/// HIPArgsPerCall at a time, the last call flagged). The last call returns
+/// once the host has printed the line.
+void printHIP(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args) {
   Module &M = *B.GetInsertBlock()->getModule();
   LLVMContext &Ctx = M.getContext();
   std::array<FunctionType *, 3> Types = hipPrintTypes(Ctx);
@@ -230,7 +236,6 @@ void printAndStopHIP(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args) {
     Call.push_back(B.getInt32(First + Count == Args.size()));
     Message = B.CreateCall(Values, Call);
   }
-  compat::createTrap(B);
 }
 
 /// What the AMDGPU backend must keep for F's calls into the device
@@ -314,8 +319,35 @@ std::string checkFailureCalls(Module &M, FailureAction Action) {
   return checkReportHooks(M, SiteDescriptors(M).pointerType());
 }
 
+namespace {
+
+/// Where the other failing threads go when the first stops the kernel
+/// (Term, the unreachable end of the failing side): NVPTX's `exit`; on
+/// AMDGPU a kernel's return, elsewhere a trap (they cannot leave the kernel
+/// from there, and the trap may end the launch before the report).
+void leaveKernel(DeviceBuilder &B, Instruction *Term) {
+  Function &F = *Term->getFunction();
+  LLVMContext &Ctx = F.getContext();
+  B.SetInsertPoint(Term);
+  if (compat::targetTriple(*F.getParent()).isNVPTX()) {
+    B.CreateCall(InlineAsm::get(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                "exit;", "", /*hasSideEffects=*/true));
+    return;
+  }
+  if (F.getCallingConv() == CallingConv::AMDGPU_KERNEL &&
+      F.getReturnType()->isVoidTy() && isa<UnreachableInst>(Term)) {
+    B.CreateRetVoid();
+    Term->eraseFromParent();
+    return;
+  }
+  compat::createTrap(B);
+}
+
+} // namespace
+
 void emitDeviceReport(Instruction *Term, Value *Format, Value *Pointer,
-                      Value *Alignment, Value *Offset, const DebugLoc &Loc) {
+                      Value *Alignment, Value *Offset, const DebugLoc &Loc,
+                      bool Stop) {
   Module &M = *Term->getModule();
   LLVMContext &Ctx = M.getContext();
   DeviceBuilder B(Ctx, ConstantFolder(),
@@ -328,36 +360,27 @@ void emitDeviceReport(Instruction *Term, Value *Format, Value *Pointer,
       claimFlag(M), B.getInt32(0), B.getInt32(1), MaybeAlign(4),
       AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
   Value *Won = B.CreateExtractValue(Claim, 1, "ag.first");
-  Instruction *Report =
-      SplitBlockAndInsertIfThen(Won, Term, /*Unreachable=*/true);
+  Instruction *Report = SplitBlockAndInsertIfThen(Won, Term, Stop);
   Report->getParent()->setName("alignguard.report");
-  Term->getParent()->setName("alignguard.leave");
+  Term->getParent()->setName(Stop ? "alignguard.leave" : "alignguard.return");
   markNoSanitize(Report);
   markNoSanitize(Report->getParent()->getSinglePredecessor()->getTerminator());
   B.SetInsertPoint(Report);
   SmallVector<Value *, 10> Args = reportValues(B, Pointer, Alignment, Offset);
-  if (compat::targetTriple(M).isNVPTX()) {
-    printAndStopPTX(B, Format, Args, Loc);
-    auto *Exit = InlineAsm::get(FunctionType::get(Type::getVoidTy(Ctx), false),
-                                "exit;", "", /*hasSideEffects=*/true);
-    B.SetInsertPoint(Term);
-    B.CreateCall(Exit);
-    return;
+  bool PTX = compat::targetTriple(M).isNVPTX();
+  if (PTX) {
+    printPTX(B, Format, Args);
+  } else {
+    printHIP(B, Format, Args);
+    keepHostcallBuffer(*Term->getFunction());
   }
-  printAndStopHIP(B, Format, Args);
-  Function &F = *Term->getFunction();
-  keepHostcallBuffer(F);
-  // A kernel's other failing threads return; elsewhere they cannot leave
-  // the kernel, and trap (which may end the launch before the report).
-  if (F.getCallingConv() == CallingConv::AMDGPU_KERNEL &&
-      F.getReturnType()->isVoidTy() && isa<UnreachableInst>(Term)) {
-    B.SetInsertPoint(Term);
-    B.CreateRetVoid();
-    Term->eraseFromParent();
+  if (!Stop)
     return;
-  }
-  B.SetInsertPoint(Term);
-  compat::createTrap(B);
+  if (PTX)
+    stopPTX(B, Loc);
+  else
+    compat::createTrap(B);
+  leaveKernel(B, Term);
 }
 
 } // namespace alignguard

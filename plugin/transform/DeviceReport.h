@@ -54,12 +54,16 @@ std::string checkDeviceReportFunctions(const llvm::Module &M);
 /// (checkReportHooks); otherwise why not.
 std::string checkFailureCalls(llvm::Module &M, FailureAction Action);
 
-/// Replaces Term, the end of a failing side, with the report from the
-/// device: Format (deviceReportFormat, or a select of them) with Pointer,
-/// Alignment and Offset (i64), then the stop. Loc: the place's.
+/// Puts the report from the device before Term, the end of a failing side:
+/// Format (deviceReportFormat, or a select of them) with Pointer, Alignment
+/// and Offset (i64). Stop (abort): the first failing thread then stops the
+/// kernel and the others leave it, Term unreached. Otherwise (return=N)
+/// every failing thread goes on to Term, which the caller makes a return.
+/// Loc: the place's.
 void emitDeviceReport(llvm::Instruction *Term, llvm::Value *Format,
                       llvm::Value *Pointer, llvm::Value *Alignment,
-                      llvm::Value *Offset, const llvm::DebugLoc &Loc);
+                      llvm::Value *Offset, const llvm::DebugLoc &Loc,
+                      bool Stop);
 
 } // namespace alignguard
 

@@ -285,11 +285,13 @@ void PlaceEmitter::emitFailure(Instruction *Term, const FailureCall &FC) {
     return;
   }
   if (Policy.OnDevice) {
-    emitDeviceReport(Term, FC.Site, FC.Rest[0], FC.Rest[1], FC.Rest[2], FC.Loc);
-    return;
-  }
-  // A rerun reports nothing here: the recover copy's own checks do.
-  if (!Policy.Rerun) {
+    bool Stop = Policy.Action == FailureAction::Abort;
+    emitDeviceReport(Term, FC.Site, FC.Rest[0], FC.Rest[1], FC.Rest[2], FC.Loc,
+                     Stop);
+    if (Stop)
+      return;
+  } else if (!Policy.Rerun) {
+    // A rerun reports nothing here: the recover copy's own checks do.
     HookKind Kind = Policy.Action == FailureAction::Abort ? HookKind::Abort
                     : Policy.Action == FailureAction::Fallback
                         ? HookKind::Fallback
@@ -304,9 +306,11 @@ void PlaceEmitter::emitFailure(Instruction *Term, const FailureCall &FC) {
 
   Value *Result = nullptr;
   if (Policy.Action == FailureAction::Return) {
-    Result = ConstantInt::get(F.getReturnType(), Policy.ReturnValue,
-                              /*IsSigned=*/true);
-    admitReturnValue(F, *cast<ConstantInt>(Result)); // callers may now see N
+    if (!F.getReturnType()->isVoidTy()) { // a kernel returns nothing
+      Result = ConstantInt::get(F.getReturnType(), Policy.ReturnValue,
+                                /*IsSigned=*/true);
+      admitReturnValue(F, *cast<ConstantInt>(Result)); // callers may see N
+    }
   } else if (Policy.Action == FailureAction::Fallback || Policy.Rerun) {
     // The same call, to the copy that makes no promise (fallback) or that
     // checks them in plain recover (rerun).

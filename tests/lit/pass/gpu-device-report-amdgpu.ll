@@ -31,6 +31,13 @@
 ; RUN: llvm-readelf --notes %t.input.o | FileCheck %s --check-prefix=NO-BUFFER
 ; RUN: %opt-ag -passes='align-guard-audit<json;plan;device-libs-after>' -disable-output %s \
 ; RUN:   | FileCheck %s --check-prefix=PLAN
+;
+; Report and return (`return=N`): the kernel prints, then every failing
+; thread returns; no trap. In @helper, no kernel, return=N is not there to
+; take (it is no entry point): it reports and stops, with the warning.
+; RUN: %opt-ag -passes='align-guard<return=0;device-libs-after>,verify' -S %s \
+; RUN:   2>%t.ret.err | FileCheck %s --check-prefix=RETURN
+; RUN: FileCheck %s --check-prefix=RETURN-WARN < %t.ret.err
 
 ; WARN: warning: align-guard: target 'amdgcn-amd-amdhsa' cannot link the AlignGuard runtime; failing checks in this module report from the device and stop instead of 'recover'
 
@@ -132,6 +139,17 @@ attributes #0 = { "amdgpu-no-hostcall-ptr" "amdgpu-no-implicitarg-ptr" "amdgpu-n
 
 ; ISA: global_atomic_cmpswap
 ; ISA: s_trap 2
+
+; RETURN-LABEL: define amdgpu_kernel void @saxpy(
+; RETURN:       alignguard.report:
+; RETURN:         call i64 @__ockl_fprintf_append_args({{.*}}, i32 1)
+; RETURN-NEXT:    br label %alignguard.return
+; RETURN:       alignguard.return:
+; RETURN-NEXT:    ret void
+; RETURN-LABEL: define void @helper(
+; RETURN:         call i64 @__ockl_fprintf_append_args({{.*}}, i32 1)
+; RETURN-NEXT:    call void @llvm.trap()
+; RETURN-WARN: warning: align-guard: in function 'helper': return cannot be used for the check of argument #0 'p': it is not an entry point; a violation there aborts
 
 ; PLAN:      "plan": {
 ; PLAN-NEXT:   "check": true,

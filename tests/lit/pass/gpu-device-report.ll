@@ -12,6 +12,17 @@
 ; RUN: %opt-ag -passes='align-guard,verify' %s -o %t.bc
 ; RUN: %llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.bc -o - | FileCheck %s --check-prefix=PTX
 ; RUN: %opt-ag -passes='align-guard-audit<json;plan>' -disable-output %s | FileCheck %s --check-prefix=PLAN
+;
+; Report and return (`return=N`; a kernel returns nothing): the first failing
+; thread prints, then every failing thread returns without the kernel's
+; work; nothing stops the launch (no assert, no trap, no exit), and no
+; warning is given: it is the action asked for.
+; RUN: %opt-ag -passes='align-guard<return=0>,verify' -S %s 2>%t.ret.err \
+; RUN:   | FileCheck %s --check-prefix=RETURN --implicit-check-not=__assertfail \
+; RUN:       --implicit-check-not='"exit;"' --implicit-check-not=@llvm.trap
+; RUN: count 0 < %t.ret.err
+; RUN: %opt-ag -passes='align-guard<return=0>' %s -o %t.ret.bc
+; RUN: %llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ret.bc -o - | FileCheck %s --check-prefix=RETURN-PTX
 
 ; WARN: warning: align-guard: target 'nvptx64-nvidia-cuda' cannot link the AlignGuard runtime; failing checks in this module report from the device and stop instead of 'recover'
 
@@ -65,6 +76,21 @@ define ptx_kernel void @rows(float** %t, i64 %i) {
 ; PTX-DAG: call.uni (retval0),{{[[:space:]]*}}vprintf,
 ; PTX-DAG: call.uni{{[[:space:]]*}}__assertfail,
 ; PTX-DAG: trap;
+
+; RETURN-LABEL: define ptx_kernel void @saxpy(
+; RETURN:       alignguard.fail:
+; RETURN:         cmpxchg {{.*}} @__alignguard_device_claim, i32 0, i32 1 monotonic monotonic
+; RETURN:         br i1 %ag.first, label %alignguard.report, label %alignguard.return
+; RETURN:       alignguard.report:
+; RETURN:         call i32 @vprintf(
+; RETURN-NEXT:    br label %alignguard.return
+; RETURN:       alignguard.return:
+; RETURN-NEXT:    ret void
+
+; RETURN-PTX:     .entry saxpy(
+; RETURN-PTX:     vprintf,
+; RETURN-PTX-NOT: trap;
+; RETURN-PTX-NOT: __assertfail
 
 ; PLAN:      "plan": {
 ; PLAN-NEXT:   "check": true,
