@@ -150,6 +150,26 @@ SmallVector<Value *, 10> reportValues(DeviceBuilder &B, Value *Pointer,
   return Args;
 }
 
+/// The stack slot of F's entry block that vprintf's arguments are packed
+/// in: one a function, shared by its places (only one thread's report runs,
+/// once).
+AllocaInst *argumentSlot(Function &F, StructType *Packed) {
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->getAllocatedType() == Packed &&
+          compat::startsWith(AI->getName(), "ag.report.args"))
+        return AI;
+  LLVMContext &Ctx = F.getContext();
+  DeviceBuilder EntryB(Ctx, ConstantFolder(),
+                       IRBuilderCallbackInserter(NoSanitizeMarker(Ctx)));
+  EntryB.SetInsertPoint(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Slot = EntryB.CreateAlloca(
+      Packed, F.getParent()->getDataLayout().getAllocaAddrSpace(), nullptr,
+      "ag.report.args");
+  Slot->setAlignment(Align(8));
+  return Slot;
+}
+
 /// The report on NVPTX: vprintf, its arguments packed as clang packs them
 /// (a struct of naturally aligned fields, in a stack slot of the entry
 /// block).
@@ -161,13 +181,7 @@ void printPTX(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args) {
   for (Value *V : Args)
     Fields.push_back(V->getType());
   StructType *Packed = StructType::get(Ctx, Fields);
-  const DataLayout &DL = M.getDataLayout();
-  DeviceBuilder EntryB(Ctx, ConstantFolder(),
-                       IRBuilderCallbackInserter(NoSanitizeMarker(Ctx)));
-  EntryB.SetInsertPoint(&*F.getEntryBlock().getFirstInsertionPt());
-  AllocaInst *Slot = EntryB.CreateAlloca(Packed, DL.getAllocaAddrSpace(),
-                                         nullptr, "ag.report.args");
-  Slot->setAlignment(Align(8));
+  AllocaInst *Slot = argumentSlot(F, Packed);
   for (unsigned I = 0; I != Args.size(); ++I)
     B.CreateStore(Args[I], B.CreateStructGEP(Packed, Slot, I));
   Type *Bytes = compat::bytePtrTy(Ctx);
