@@ -55,6 +55,9 @@ OPTION_SETS = [
     "exclude=default_function*;accesses", "ignorelist=@IGNORELIST@",
     "accesses;ignorelist=@IGNORELIST@;entry=ag_*", "no-rerun",
     "no-rerun;accesses;deferred",
+    # An AMDGPU module reports from the device (its other GPU triples and
+    # host ones do not change).
+    "device-libs-after;accesses;loads",
 ]
 CONFIGS = [";".join(x for x in (a, o) if x)
            for o in OPTION_SETS for a in ACTIONS
