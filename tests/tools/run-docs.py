@@ -22,7 +22,8 @@ then ROOT/docs/*.md. In each page, in order:
     lines, of a file git tracks in ROOT outside README.md and docs/ (the
     tests build and run those files);
   - a ```text block is output shown, not run; a block with no language is
-    an error.
+    an error, and so is a fence not at the start of its line (in a list
+    item Markdown renders it, but it would not be run).
 
 Also checked: README.md links every page of docs/ and is at most
 README_MAX_LINES lines. Exits non-zero with one line per failure.
@@ -41,6 +42,7 @@ SOURCE_LANGS = {"c", "cpp", "cmake", "make", "python", "rust", "toml", "llvm",
                 "json", "yaml", "ini"}
 SHOWN_LANGS = {"text"}
 FENCE = re.compile(r"^```(\S*)\s*$")
+INDENTED_FENCE = re.compile(r"^\s+```")
 TEST_SH = re.compile(r"^\s*scripts/test\.sh(\s|$)")
 
 
@@ -50,6 +52,11 @@ def blocks(path):
     with open(path) as f:
         for n, line in enumerate(f, 1):
             m = FENCE.match(line.rstrip("\n"))
+            if lang is None and INDENTED_FENCE.match(line):
+                # Markdown renders it (in a list item), but it is no block
+                # here: its command would go unrun.
+                raise SystemExit("%s:%d: an indented ``` fence: put the block "
+                                 "at the start of the line" % (path, n))
             if lang is None and m:
                 lang, start, body = m.group(1), n, []
             elif lang is not None and line.rstrip() == "```":
