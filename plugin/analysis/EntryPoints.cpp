@@ -45,7 +45,8 @@ CallingConv::ID calleeConvention(CallingConv::ID CC) {
   }
 }
 
-static void collectNVVMKernels(Module &M, SmallPtrSetImpl<Function *> &Out) {
+static void collectNVVMKernels(const Module &M,
+                               SmallPtrSetImpl<Function *> &Out) {
   NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations");
   if (!Annotations)
     return;
@@ -62,6 +63,14 @@ static void collectNVVMKernels(Module &M, SmallPtrSetImpl<Function *> &Out) {
     if (F && On && !On->isZero())
       Out.insert(F);
   }
+}
+
+bool isGPUKernel(const Function &F) {
+  if (hasKernelCallingConv(F))
+    return true;
+  SmallPtrSet<Function *, 8> Kernels;
+  collectNVVMKernels(*F.getParent(), Kernels);
+  return Kernels.count(const_cast<Function *>(&F)) != 0;
 }
 
 /// Adds the functions carrying `__attribute__((annotate("alignguard_entry")))`,

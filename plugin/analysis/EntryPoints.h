@@ -61,6 +61,10 @@ private:
 /// True when F opted out with "no-align-guard".
 bool isOptedOut(const llvm::Function &F);
 
+/// Whether F is a GPU kernel: a kernel calling convention (ptx_kernel,
+/// amdgpu_kernel, spir_kernel) or an !nvvm.annotations "kernel" entry.
+bool isGPUKernel(const llvm::Function &F);
+
 /// The calling convention of a function made from one of convention CC
 /// that it calls (a recover or fallback copy, an outlined body): a kernel
 /// convention, which permits no calls, becomes its target's convention for

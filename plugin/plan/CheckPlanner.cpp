@@ -4,6 +4,7 @@
 
 #include "AccessPlacement.h"
 #include "CopySafety.h"
+#include "EntryPoints.h"
 #include "HookNames.h"
 #include "IRShapes.h"
 #include "SubjectNames.h"
@@ -644,7 +645,7 @@ FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
   if (Req.Action == FailureAction::Return) {
     auto *RetTy = dyn_cast<IntegerType>(F.getReturnType());
     // A kernel returns nothing: it reports from the device and returns.
-    bool Kernel = F.getReturnType()->isVoidTy() && isGPUTarget(*F.getParent());
+    bool Kernel = F.getReturnType()->isVoidTy() && isGPUKernel(F);
     if (!Req.IsEntry)
       Why = "it is not an entry point";
     else if (!RetTy && !Kernel)

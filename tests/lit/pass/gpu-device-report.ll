@@ -21,6 +21,12 @@
 ; RUN:   | FileCheck %s --check-prefix=RETURN --implicit-check-not=__assertfail \
 ; RUN:       --implicit-check-not='"exit;"' --implicit-check-not=@llvm.trap
 ; RUN: count 0 < %t.ret.err
+; A device function that is no kernel, made an entry point, cannot return
+; in a kernel's stead: it returns nothing its caller could tell from its
+; work, so return=N keeps its host rule there, with its warning.
+; RUN: %opt-ag -passes='align-guard<return=0;entry=devfn>,verify' -S %s 2>%t.devfn.err \
+; RUN:   | FileCheck %s --check-prefix=DEVFN
+; RUN: FileCheck %s --check-prefix=DEVFN-WARN < %t.devfn.err
 ; RUN: %opt-ag -passes='align-guard<return=0>' %s -o %t.ret.bc
 ; RUN: %llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ret.bc -o - | FileCheck %s --check-prefix=RETURN-PTX
 
@@ -87,6 +93,10 @@ define ptx_kernel void @rows(float** %t, i64 %i) {
 ; RETURN:       alignguard.return:
 ; RETURN-NEXT:    ret void
 
+; DEVFN-LABEL: define void @devfn(
+; DEVFN:         call void @__assertfail(
+; DEVFN-WARN: warning: align-guard: in function 'devfn': return cannot be used for the check of argument #0 'p': it does not return an integer; a violation there aborts
+
 ; RETURN-PTX:     .entry saxpy(
 ; RETURN-PTX:     vprintf,
 ; RETURN-PTX-NOT: trap;
@@ -100,6 +110,10 @@ define ptx_kernel void @rows(float** %t, i64 %i) {
 ; PLAN-NEXT:   "reason": null,
 ; PLAN-NEXT:   "deferred": false,
 ; PLAN-NEXT:   "report": "device"
+
+define void @devfn(float* align 16 %p) {
+  ret void
+}
 
 declare void @llvm.assume(i1)
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
