@@ -327,6 +327,7 @@ std::vector<PromisePlan> Auditor::plan(Function &F,
   bool IsEntry = Entries.isEntry(F);
   PlanRequest Request =
       planRequest(Opts.Guard, moduleAction(M, Opts.Guard), IsEntry);
+  Request.IsKernel = isGPUKernel(F);
   if (std::optional<Suppression> Why = Suppressed.of(F))
     Request.SuppressedBy = Why->Rule;
   auto PlanOn = [&](Function &G, ArrayRef<AlignmentPromise> Of) {

@@ -289,6 +289,7 @@ bool ModuleRun::instrument(Function &F, bool IsEntry, Function *CopyOf,
   if (Promises.empty())
     return false;
   PlanRequest Request = planRequest(Opts, Action, IsEntry);
+  Request.IsKernel = isGPUKernel(CopyOf ? *CopyOf : F);
   Request.IsCopy = CopyOf != nullptr;
   if (std::optional<Suppression> Why = Suppressed.of(CopyOf ? *CopyOf : F))
     Request.SuppressedBy = Why->Rule;

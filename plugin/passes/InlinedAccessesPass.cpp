@@ -11,6 +11,7 @@
 #include "CheckPlanner.h"
 #include "DeviceReport.h"
 #include "Diagnostics.h"
+#include "EntryPoints.h"
 #include "LazyAnalysis.h"
 #include "PromiseDescription.h"
 #include "Promises.h"
@@ -112,6 +113,7 @@ PreservedAnalyses InlinedAccessesPass::run(Function &F,
   AsAfterInlining.Deferred = true;
   PlanRequest Request =
       planRequest(AsAfterInlining, MF.Action, /*IsEntry=*/true);
+  Request.IsKernel = isGPUKernel(F);
   LazyLoopInfo LI = lazily<LoopAnalysis>(FAM, F);
   LazyScalarEvolution SE = lazily<ScalarEvolutionAnalysis>(FAM, F);
   CheckPlan Plan = planChecks(

@@ -4,7 +4,6 @@
 
 #include "AccessPlacement.h"
 #include "CopySafety.h"
-#include "EntryPoints.h"
 #include "HookNames.h"
 #include "IRShapes.h"
 #include "SubjectNames.h"
@@ -645,7 +644,7 @@ FailurePolicy Planner::decidePolicy(const CheckSite &Site) const {
   if (Req.Action == FailureAction::Return) {
     auto *RetTy = dyn_cast<IntegerType>(F.getReturnType());
     // A kernel returns nothing: it reports from the device and returns.
-    bool Kernel = F.getReturnType()->isVoidTy() && isGPUKernel(F);
+    bool Kernel = F.getReturnType()->isVoidTy() && Req.IsKernel;
     if (!Req.IsEntry)
       Why = "it is not an entry point";
     else if (!RetTy && !Kernel)

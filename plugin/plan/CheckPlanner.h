@@ -35,6 +35,10 @@ struct PlanRequest {
   bool Accesses = false;
   /// The function is a kernel entry point (EntryPoints.h).
   bool IsEntry = false;
+  /// The function is a GPU kernel (isGPUKernel): under return=N it reports
+  /// from the device and returns nothing. Read from the function itself,
+  /// not from the copy the audit plans on.
+  bool IsKernel = false;
   /// Check type alignments too (align-guard<type-alignment>).
   bool TypeAlignment = false;
   /// Check pointers loaded with `!align` (align-guard<loads>).
