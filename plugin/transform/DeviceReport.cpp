@@ -99,20 +99,35 @@ printFunctions(const Module &M) {
   return Out;
 }
 
-/// The flag the first failing thread of a launch claims: only it prints.
+using DeviceBuilder = IRBuilder<ConstantFolder, IRBuilderCallbackInserter>;
+
+/// The flag the first failing thread of a launch claims, so that only it
+/// prints: the id of the last launch that printed (all ones before any).
+/// Another global of the name (the module's own) is left alone: this one
+/// then gets another name.
 GlobalVariable *claimFlag(Module &M) {
-  if (GlobalVariable *GV = M.getNamedGlobal(ClaimName))
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  GlobalVariable *GV = M.getNamedGlobal(ClaimName);
+  if (GV && GV->hasInternalLinkage() && GV->getValueType() == I64 &&
+      GV->getAddressSpace() == 1)
     return GV;
-  Type *I32 = Type::getInt32Ty(M.getContext());
-  auto *GV = new GlobalVariable(
-      M, I32, /*isConstant=*/false, GlobalValue::InternalLinkage,
-      ConstantInt::get(I32, 0), ClaimName, nullptr, GlobalValue::NotThreadLocal,
-      /*AddressSpace=*/1);
-  GV->setAlignment(Align(4));
+  GV = new GlobalVariable(M, I64, /*isConstant=*/false,
+                          GlobalValue::InternalLinkage,
+                          ConstantInt::getAllOnesValue(I64), ClaimName, nullptr,
+                          GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
+  GV->setAlignment(Align(8));
   return GV;
 }
 
-using DeviceBuilder = IRBuilder<ConstantFolder, IRBuilderCallbackInserter>;
+/// This launch's id, distinct for each launch: PTX's %gridid (its low 32
+/// bits, as LLVM reads it), AMDGPU's 64-bit dispatch id.
+Value *launchId(DeviceBuilder &B, Module &M) {
+  Intrinsic::ID ID = Intrinsic::amdgcn_dispatch_id;
+  if (compat::targetTriple(M).isNVPTX())
+    ID = Intrinsic::nvvm_read_ptx_sreg_gridid;
+  Value *Id = B.CreateCall(compat::intrinsicDeclaration(&M, ID));
+  return B.CreateZExtOrTrunc(Id, B.getInt64Ty());
+}
 
 /// block (x,y,z), then thread (x,y,z): PTX's special registers, AMDGPU's
 /// workgroup and workitem ids.
@@ -252,6 +267,17 @@ void printHIP(DeviceBuilder &B, Value *Format, ArrayRef<Value *> Args) {
   }
 }
 
+/// Whether U only lists a function in @llvm.used, @llvm.compiler.used or
+/// @llvm.global.annotations, which call nothing.
+bool onlyListed(const User *U) {
+  if (auto *GV = dyn_cast<GlobalVariable>(U))
+    return GV->getName() == "llvm.used" ||
+           GV->getName() == "llvm.compiler.used" ||
+           GV->getName() == "llvm.global.annotations";
+  return isa<Constant>(U) && !U->user_empty() &&
+         llvm::all_of(U->users(), [](const User *V) { return onlyListed(V); });
+}
+
 /// What the AMDGPU backend must keep for F's calls into the device
 /// libraries: the hostcall buffer they print through. LLVM 14 passes it to
 /// a module flagged "amdgpu_hostcall"; later LLVMs to every kernel not
@@ -274,7 +300,11 @@ void keepHostcallBuffer(Function &F) {
         Inferred.push_back(A.getKindAsString().str());
     for (const std::string &Name : Inferred)
       G->removeFnAttr(Name);
+    if (G->getCallingConv() == CallingConv::AMDGPU_KERNEL)
+      continue; // launched, never called
     for (User *U : G->users()) {
+      if (onlyListed(U))
+        continue;
       auto *Call = dyn_cast<CallBase>(U);
       Function *Caller =
           Call && Call->getCalledOperand() == G ? Call->getFunction() : nullptr;
@@ -369,11 +399,12 @@ void emitDeviceReport(Instruction *Term, Value *Format, Value *Pointer,
   B.SetInsertPoint(Term);
   B.SetCurrentDebugLocation(Loc);
   // Every thread of a launch fails a parameter's check at once: the first
-  // to claim the flag prints, the others leave without the kernel's work.
-  Value *Claim = B.CreateAtomicCmpXchg(
-      claimFlag(M), B.getInt32(0), B.getInt32(1), MaybeAlign(4),
-      AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
-  Value *Won = B.CreateExtractValue(Claim, 1, "ag.first");
+  // to put the launch's id in the flag prints, the others leave without
+  // the kernel's work. A later launch (return=N goes on) prints again.
+  Value *Id = launchId(B, M);
+  Value *Before = B.CreateAtomicRMW(AtomicRMWInst::Xchg, claimFlag(M), Id,
+                                    MaybeAlign(8), AtomicOrdering::Monotonic);
+  Value *Won = B.CreateICmpNE(Before, Id, "ag.first");
   Instruction *Report = SplitBlockAndInsertIfThen(Won, Term, Stop);
   Report->getParent()->setName("alignguard.report");
   Term->getParent()->setName(Stop ? "alignguard.leave" : "alignguard.return");

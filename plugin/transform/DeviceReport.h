@@ -5,8 +5,9 @@
 // (devicePrinter) the failing side of an `abort` place prints the runtime's
 // report line from the device and stops the kernel:
 //
-//   %claim = cmpxchg ptr addrspace(1) @__alignguard_device_claim, i32 0, i32 1
-//   br i1 <won>, label %alignguard.report, label %alignguard.leave
+//   %before = atomicrmw xchg ptr addrspace(1) @__alignguard_device_claim,
+//                            i64 <this launch's id>
+//   br i1 <%before != id>, label %alignguard.report, label %alignguard.leave
 //   alignguard.report:                      ; the first failing thread only
 //     NVPTX:  call i32 @vprintf(ptr @fmt, ptr %args) ; pointer, alignments, ids
 //             call void @__assertfail(ptr @msg, ptr @file, i32 LINE, ptr @fn,

@@ -18,6 +18,11 @@
 ; RUN:   | %opt-ag -passes='align-guard<accesses;loads;device-libs-after>' -o %t.hip.bc
 ; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj %t.hip.bc -o %t.hip.o
 ; RUN: llvm-readelf --notes %t.hip.o | FileCheck %s --check-prefix=HIP-NOTES
+; The control: the kernels as the input has them (without a hostcall, as
+; AMDGPUAttributor infers, and on LLVM 14 without the module flag) get none.
+; RUN: sed -e 's/nvptx64-nvidia-cuda/amdgcn-amd-amdhsa/' -e 's/ptx_kernel/amdgpu_kernel/' %s \
+; RUN:   | %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj -o %t.hip.input.o
+; RUN: llvm-readelf --notes %t.hip.input.o | FileCheck %s --check-prefix=NO-BUFFER
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -31,7 +36,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; PTX:           call i32 @vprintf(
 ; HIP:           call i64 @__ockl_fprintf_stderr_begin()
 ; CHECK:         load <4 x float>
-define ptx_kernel void @vec(<4 x float> addrspace(1)* %in, <4 x float> addrspace(1)* %out) {
+define ptx_kernel void @vec(<4 x float> addrspace(1)* %in, <4 x float> addrspace(1)* %out) #0 {
   %v = load <4 x float>, <4 x float> addrspace(1)* %in, align 16
   store <4 x float> %v, <4 x float> addrspace(1)* %out, align 16
   ret void
@@ -42,13 +47,13 @@ define ptx_kernel void @vec(<4 x float> addrspace(1)* %in, <4 x float> addrspace
 ; CHECK:         and i64 {{%.*}}, 63
 ; PTX:           call i32 @vprintf(
 ; HIP:           call i64 @__ockl_fprintf_stderr_begin()
-define ptx_kernel void @rows(float* addrspace(1)* %t) {
+define ptx_kernel void @rows(float* addrspace(1)* %t) #0 {
   %row = load float*, float* addrspace(1)* %t, align 8, !align !0
   store float 0.0, float* %row
   ret void
 }
 
-define align 16 float* @pick(float* %a) {
+define align 16 float* @pick(float* %a) #0 {
   ret float* %a
 }
 
@@ -57,7 +62,7 @@ define align 16 float* @pick(float* %a) {
 ; CHECK:         and i64 {{%.*}}, 15
 ; PTX:           call i32 @vprintf(
 ; HIP:           call i64 @__ockl_fprintf_stderr_begin()
-define ptx_kernel void @caller(float* %a) {
+define ptx_kernel void @caller(float* %a) #0 {
   %q = call float* @pick(float* %a)
   store float 0.0, float* %q
   ret void
@@ -65,12 +70,18 @@ define ptx_kernel void @caller(float* %a) {
 
 !0 = !{i64 64}
 
+; What AMDGPUAttributor infers of functions that call nothing (no meaning
+; on NVPTX).
+attributes #0 = { "amdgpu-no-hostcall-ptr" "amdgpu-no-implicitarg-ptr" }
+
 ; PTX-ASM: .entry vec(
 ; PTX-ASM: vprintf
 ; PTX-ASM: .entry rows(
 ; PTX-ASM: vprintf
 ; PTX-ASM: .entry caller(
 ; PTX-ASM: vprintf
+
+; NO-BUFFER-NOT: hidden_hostcall_buffer
 
 ; HIP-NOTES: .value_kind: hidden_hostcall_buffer
 ; HIP-NOTES: .name: vec

@@ -1,12 +1,14 @@
 ; On NVPTX a failing check reports from the device, under the default action
 ; (abort): the runtime's report line, printed with vprintf by the first
-; failing thread of the launch (a flag claimed with cmpxchg), with where on
+; failing thread of the launch (the first to exchange the launch's %gridid
+; into a flag), with where on
 ; the device, then __assertfail (the launch fails with the driver's assert
 ; error) and a trap. Every other failing thread leaves (`exit;`) without
 ; the kernel's work. No runtime is called, no warning given; other actions
 ; do the same, with a warning. The PTX compiles for sm_80 (and, where
 ; ptxas is installed, cuda-nvptx-ptxas.test assembles it).
-; RUN: %opt-ag -passes='align-guard,verify' -S %s 2>%t.err | FileCheck %s
+; RUN: %opt-ag -passes='align-guard,verify' -S %s 2>%t.err \
+; RUN:   | FileCheck %s --implicit-check-not=__alignguard_report
 ; RUN: count 0 < %t.err
 ; RUN: %opt-ag -passes='align-guard<recover>,verify' -S %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
 ; RUN: %opt-ag -passes='align-guard,verify' %s -o %t.bc
@@ -35,19 +37,21 @@
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK-DAG: @__alignguard_device_claim = internal addrspace(1) global i32 0, align 4
+; CHECK-DAG: @__alignguard_device_claim = internal addrspace(1) global i64 -1, align 8
 ; CHECK-DAG: @__alignguard_device_format{{[.0-9]*}} = private unnamed_addr constant [{{[0-9]+}} x i8] c"alignguard: saxpy: argument #0 'x' = 0x%llx is %llu-byte aligned, not %llu-byte aligned (%llu bytes past a boundary) [block (%u,%u,%u) thread (%u,%u,%u)]\0A\00"
 ; CHECK-DAG: @__alignguard_device_format{{[.0-9]*}} = private unnamed_addr constant [{{[0-9]+}} x i8] c"alignguard: saxpy: argument #1 'y' = 0x%llx is %llu-byte aligned, not %llu-byte aligned (%llu bytes past a boundary) [block (%u,%u,%u) thread (%u,%u,%u)]\0A\00"
 ; A `%` of the IR's names is a literal in the format: a value's subject
 ; (`'%row'`) cannot become a conversion.
 ; CHECK-DAG: @__alignguard_device_format{{[.0-9]*}} = private unnamed_addr constant [{{[0-9]+}} x i8] c"alignguard: rows: '%%row' = 0x%llx is
-; CHECK-NOT: __alignguard_report
 
 ; CHECK-LABEL: define ptx_kernel void @saxpy(
 ; CHECK:         alloca { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32 }, align 8
 ; CHECK:         and i64 {{%.*}}, 15
 ; CHECK:       alignguard.fail:
-; CHECK:         cmpxchg {{.*}} @__alignguard_device_claim, i32 0, i32 1 monotonic monotonic
+; PTX's %gridid, which LLVM reads as 32 bits (widened for the flag).
+; CHECK:         call {{i32|i64}} @llvm.nvvm.read.ptx.sreg.gridid()
+; CHECK:         [[OLD:%.*]] = atomicrmw xchg {{.*}} @__alignguard_device_claim, i64 [[ID:%[0-9a-z.]+]] monotonic, align 8
+; CHECK-NEXT:    %ag.first = icmp ne i64 [[OLD]], [[ID]]
 ; CHECK:         br i1 %ag.first, label %alignguard.report, label %alignguard.leave
 ; CHECK:       alignguard.report:
 ; CHECK:         call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -75,9 +79,10 @@ define ptx_kernel void @rows(float** %t, i64 %i) {
 
 ; PTX: .extern .func  (.param .b32 func_retval0) vprintf
 ; PTX: .extern .func __assertfail
-; PTX: .global .align 4 .u32 __alignguard_device_claim;
+; PTX: .global .align 8 .u64 __alignguard_device_claim = -1;
 ; PTX: .entry saxpy(
-; PTX-DAG: atom{{.*}}.global.cas.b32
+; PTX-DAG: %gridid
+; PTX-DAG: atom{{.*}}.global.exch.b64
 ; PTX-DAG: exit;
 ; PTX-DAG: call.uni (retval0),{{[[:space:]]*}}vprintf,
 ; PTX-DAG: call.uni{{[[:space:]]*}}__assertfail,
@@ -85,7 +90,7 @@ define ptx_kernel void @rows(float** %t, i64 %i) {
 
 ; RETURN-LABEL: define ptx_kernel void @saxpy(
 ; RETURN:       alignguard.fail:
-; RETURN:         cmpxchg {{.*}} @__alignguard_device_claim, i32 0, i32 1 monotonic monotonic
+; RETURN:         atomicrmw xchg {{.*}} @__alignguard_device_claim
 ; RETURN:         br i1 %ag.first, label %alignguard.report, label %alignguard.return
 ; RETURN:       alignguard.report:
 ; RETURN:         call i32 @vprintf(

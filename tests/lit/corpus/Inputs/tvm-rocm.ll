@@ -3,7 +3,8 @@
 ; parameters in the global address space with `noalias` and their storage alignment
 ; (`align 64`), an "align" assume for a buffer whose alignment TVM derives,
 ; the workgroup and workitem ids, and loads and stores of float4 vectorised
-; by 4. Hand-written in that shape (TVM is no Debian
+; by 4, with what AMDGPUAttributor infers of a kernel that calls nothing
+; (`amdgpu-no-hostcall-ptr`). Hand-written in that shape (TVM is no Debian
 ; package); see tests/lit/corpus/gpu-generators.test.
 target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7"
 target triple = "amdgcn-amd-amdhsa"
@@ -34,6 +35,6 @@ declare void @llvm.assume(i1)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workitem.id.x()
 
-attributes #0 = { "target-cpu"="gfx90a" "amdgpu-flat-work-group-size"="1,64" }
+attributes #0 = { "amdgpu-flat-work-group-size"="1,64" "amdgpu-no-hostcall-ptr" "amdgpu-no-implicitarg-ptr" "target-cpu"="gfx90a" }
 
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
