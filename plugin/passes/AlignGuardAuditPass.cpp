@@ -326,8 +326,7 @@ std::vector<PromisePlan> Auditor::plan(Function &F,
                     "the function opts out with \"no-align-guard\""});
   bool IsEntry = Entries.isEntry(F);
   PlanRequest Request =
-      planRequest(Opts.Guard, moduleAction(M, Opts.Guard), IsEntry);
-  Request.IsKernel = isGPUKernel(F);
+      planRequest(Opts.Guard, moduleAction(M, Opts.Guard), IsEntry, F);
   if (std::optional<Suppression> Why = Suppressed.of(F))
     Request.SuppressedBy = Why->Rule;
   auto PlanOn = [&](Function &G, ArrayRef<AlignmentPromise> Of) {

@@ -288,8 +288,8 @@ bool ModuleRun::instrument(Function &F, bool IsEntry, Function *CopyOf,
   std::vector<AlignmentPromise> Promises = collect(F, IsEntry, Opts);
   if (Promises.empty())
     return false;
-  PlanRequest Request = planRequest(Opts, Action, IsEntry);
-  Request.IsKernel = isGPUKernel(CopyOf ? *CopyOf : F);
+  PlanRequest Request =
+      planRequest(Opts, Action, IsEntry, CopyOf ? *CopyOf : F);
   Request.IsCopy = CopyOf != nullptr;
   if (std::optional<Suppression> Why = Suppressed.of(CopyOf ? *CopyOf : F))
     Request.SuppressedBy = Why->Rule;

@@ -11,7 +11,6 @@
 #include "CheckPlanner.h"
 #include "DeviceReport.h"
 #include "Diagnostics.h"
-#include "EntryPoints.h"
 #include "LazyAnalysis.h"
 #include "PromiseDescription.h"
 #include "Promises.h"
@@ -112,8 +111,7 @@ PreservedAnalyses InlinedAccessesPass::run(Function &F,
   AsAfterInlining.Accesses = AsAfterInlining.AccessesOnly = true;
   AsAfterInlining.Deferred = true;
   PlanRequest Request =
-      planRequest(AsAfterInlining, MF.Action, /*IsEntry=*/true);
-  Request.IsKernel = isGPUKernel(F);
+      planRequest(AsAfterInlining, MF.Action, /*IsEntry=*/true, F);
   LazyLoopInfo LI = lazily<LoopAnalysis>(FAM, F);
   LazyScalarEvolution SE = lazily<ScalarEvolutionAnalysis>(FAM, F);
   CheckPlan Plan = planChecks(

@@ -4,6 +4,7 @@
 
 #include "AccessPlacement.h"
 #include "CopySafety.h"
+#include "EntryPoints.h"
 #include "HookNames.h"
 #include "IRShapes.h"
 #include "SubjectNames.h"
@@ -723,12 +724,13 @@ CheckPlan Planner::run(ArrayRef<AlignmentPromise> Promises) {
 } // namespace
 
 PlanRequest planRequest(const AlignGuardOptions &Opts, FailureAction Action,
-                        bool IsEntry) {
+                        bool IsEntry, const Function &Itself) {
   PlanRequest R;
   R.Action = Action;
   R.ReturnValue = Opts.ReturnValue;
   R.Accesses = Opts.Accesses;
   R.IsEntry = IsEntry;
+  R.IsKernel = isGPUKernel(Itself);
   R.TypeAlignment = Opts.TypeAlignment;
   R.Loads = Opts.Loads;
   // A build's second run checks what the inliners brought in: the

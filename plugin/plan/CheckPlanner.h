@@ -37,7 +37,7 @@ struct PlanRequest {
   bool IsEntry = false;
   /// The function is a GPU kernel (isGPUKernel): under return=N it reports
   /// from the device and returns nothing. Read from the function itself,
-  /// not from the copy the audit plans on.
+  /// not from the copy the audit plans on (planRequest).
   bool IsKernel = false;
   /// Check type alignments too (align-guard<type-alignment>).
   bool TypeAlignment = false;
@@ -65,11 +65,12 @@ struct PlanRequest {
 };
 
 /// The request align-guard's Opts make of the planner for a function
-/// (IsEntry) whose module's checks take Action (moduleAction): the one
-/// reading of the options that the guard, the build's after-inlining pass
-/// and the audit share.
+/// (IsEntry; Itself: the function, not a copy made of it to plan on) whose
+/// module's checks take Action (moduleAction): the one reading of the
+/// options that the guard, the build's after-inlining pass and the audit
+/// share.
 PlanRequest planRequest(const AlignGuardOptions &Opts, FailureAction Action,
-                        bool IsEntry);
+                        bool IsEntry, const llvm::Function &Itself);
 
 /// Why a type alignment gets no check (LeftOutReason::TypeAlignment).
 extern const char *const TypeAlignmentWhy;
